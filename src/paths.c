@@ -4,6 +4,7 @@
 #include "wordlist.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,17 +39,26 @@ int callus_path_has_source_ext(const char *name, size_t len)
 	return 0;
 }
 
+#define THIRD_PARTY(X)                                                                    \
+	X("node_modules") X("site-packages") X("dist-packages") X(".venv") X("venv") X(".git") \
+	X("__pycache__") X(".cargo") X(".rustup") X(".pnpm-store") X(".yarn")
+#define TP_WORD(lit) CALLUS_WORD(lit),
+#define TP_LEN(lit) UINT64_C(1) << (sizeof(lit) - 1) |
+
 static int is_third_party(const char *comp, size_t len)
 {
-	static const callus_word dirs[] = {
-		CALLUS_WORD("node_modules"), CALLUS_WORD("site-packages"), CALLUS_WORD("dist-packages"),
-		CALLUS_WORD(".venv"),        CALLUS_WORD("venv"),          CALLUS_WORD(".git"),
-		CALLUS_WORD("__pycache__"),  CALLUS_WORD(".cargo"),        CALLUS_WORD(".rustup"),
-		CALLUS_WORD(".pnpm-store"),  CALLUS_WORD(".yarn"),
-	};
+	static const callus_word dirs[] = { THIRD_PARTY(TP_WORD) };
+	/* the lengths the names have, a bit each: most components ("src",
+	 * "f12.c") have none of them, and are turned away by it */
+	static const uint64_t lens = THIRD_PARTY(TP_LEN) 0;
 
-	return callus_words_is(dirs, CALLUS_WORDS_COUNT(dirs), comp, len);
+	return len < 64 && (lens >> len & 1) &&
+	       callus_words_is(dirs, CALLUS_WORDS_COUNT(dirs), comp, len);
 }
+
+#undef TP_WORD
+#undef TP_LEN
+#undef THIRD_PARTY
 
 /* Append path[0..len) component by component to out, resolving "." and
  * "..".  Returns 0 when ".." would leave the root of out. */

@@ -35,6 +35,27 @@ static void relativize(void **state)
 	assert_int_equal(callus_path_relativize(&b, &ws, "node_modules/x/index.js", 23), 0);
 	assert_int_equal(callus_path_relativize(&b, &ws, "/work/proj/.venv/lib/site-packages/x.py", 39), 0);
 	assert_int_equal(callus_path_relativize(&b, &ws, "../../etc/passwd.c", 18), 0);
+	/* each third party's folder, at each place; a name one byte longer
+	 * or shorter is the project's */
+	{
+		static const char *const dirs[] = {
+			"node_modules", "site-packages", "dist-packages", ".venv", "venv", ".git",
+			"__pycache__", ".cargo", ".rustup", ".pnpm-store", ".yarn",
+		};
+		char p[64];
+
+		for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+			int n = snprintf(p, sizeof(p), "src/%s/x.py", dirs[i]);
+
+			assert_int_equal(callus_path_relativize(&b, &ws, p, (size_t)n), 0);
+			n = snprintf(p, sizeof(p), "%s/x.py", dirs[i]);
+			assert_int_equal(callus_path_relativize(&b, &ws, p, (size_t)n), 0);
+			n = snprintf(p, sizeof(p), "src/%sx/x.py", dirs[i]);
+			assert_int_equal(callus_path_relativize(&b, &ws, p, (size_t)n), 1);
+			n = snprintf(p, sizeof(p), "src/%.*s/x.py", (int)strlen(dirs[i]) - 1, dirs[i]);
+			assert_int_equal(callus_path_relativize(&b, &ws, p, (size_t)n), 1);
+		}
+	}
 	assert_int_equal(callus_path_relativize(&b, &sub, "../../x.c", 9), 0);
 	/* a name in UTF-8 is one; a byte that is not UTF-8, the character
 	 * that replaced one, a control byte and DEL make none */
