@@ -59,21 +59,43 @@ void callus_js_lines_release(callus_js_lines *it)
 int callus_js_wrapper_noise(const char *s, size_t len)
 {
 	/* At the start of a line only: "> " and "$ " echo the script that
-	 * runs; none of the JavaScript tools starts a line with them. */
-	static const callus_word prefixes[] = {
-		CALLUS_WORD("npm warn"),     CALLUS_WORD("npm WARN"),
-		CALLUS_WORD("npm error"),    CALLUS_WORD("npm ERR!"),
-		CALLUS_WORD("npm notice"),   CALLUS_WORD("npm verb"),
-		CALLUS_WORD("> "),           CALLUS_WORD("$ "),
-		CALLUS_WORD("yarn run v"),   CALLUS_WORD("error Command failed with exit code"),
-		CALLUS_WORD("info Visit https://yarnpkg.com"),
-		CALLUS_WORD("Done in "),     CALLUS_WORD("error: script \""),
-		CALLUS_WORD("[ELIFECYCLE]"), CALLUS_WORD(" ELIFECYCLE "),
-		CALLUS_WORD("ELIFECYCLE "),  CALLUS_WORD("ERR_PNPM_"),
-		CALLUS_WORD(" ERR_PNPM_"),
+	 * runs; none of the JavaScript tools starts a line with them.  By
+	 * their first byte, which most lines of any output (a summary asks
+	 * each) start none of. */
+	static const callus_word npm[] = {
+		CALLUS_WORD("npm warn"),   CALLUS_WORD("npm WARN"), CALLUS_WORD("npm error"),
+		CALLUS_WORD("npm ERR!"),   CALLUS_WORD("npm notice"), CALLUS_WORD("npm verb"),
+	};
+	static const callus_word error[] = {
+		CALLUS_WORD("error Command failed with exit code"), CALLUS_WORD("error: script \""),
+	};
+	static const callus_word blank[] = {
+		CALLUS_WORD(" ELIFECYCLE "), CALLUS_WORD(" ERR_PNPM_"),
+	};
+	static const callus_word pnpm[] = {
+		CALLUS_WORD("ELIFECYCLE "), CALLUS_WORD("ERR_PNPM_"),
+	};
+	static const callus_word one[][1] = {
+		{ CALLUS_WORD("> ") }, { CALLUS_WORD("$ ") }, { CALLUS_WORD("yarn run v") },
+		{ CALLUS_WORD("info Visit https://yarnpkg.com") }, { CALLUS_WORD("Done in ") },
+		{ CALLUS_WORD("[ELIFECYCLE]") },
 	};
 
-	return callus_words_start(prefixes, CALLUS_WORDS_COUNT(prefixes), s, len);
+	if (!len)
+		return 0;
+	switch (s[0]) {
+	case 'n': return callus_words_start(npm, CALLUS_WORDS_COUNT(npm), s, len);
+	case 'e': return callus_words_start(error, CALLUS_WORDS_COUNT(error), s, len);
+	case ' ': return callus_words_start(blank, CALLUS_WORDS_COUNT(blank), s, len);
+	case 'E': return callus_words_start(pnpm, CALLUS_WORDS_COUNT(pnpm), s, len);
+	case '>': return callus_words_start(one[0], 1, s, len);
+	case '$': return callus_words_start(one[1], 1, s, len);
+	case 'y': return callus_words_start(one[2], 1, s, len);
+	case 'i': return callus_words_start(one[3], 1, s, len);
+	case 'D': return callus_words_start(one[4], 1, s, len);
+	case '[': return callus_words_start(one[5], 1, s, len);
+	}
+	return 0;
 }
 
 size_t callus_js_indent(const char *s, size_t len)
