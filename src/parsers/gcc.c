@@ -25,19 +25,26 @@
 #include "parsers/util.h"
 #include "callus/common.h"
 #include "swar.h"
+#include "wordlist.h"
 
 #include <string.h>
 
-static const char *const severities[] = { "fatal error", "error", "warning", "note", "remark" };
+static const callus_word severities[] = {
+	CALLUS_WORD("fatal error"), CALLUS_WORD("error"), CALLUS_WORD("warning"),
+	CALLUS_WORD("note"), CALLUS_WORD("remark"),
+};
 
-/* "error: " after a location: the severity's index, and *msg_at. */
+/* "error: " after a location: the severity's index, and *msg_at.  Asked
+ * of a compiler's every line: each word's first byte before its bytes. */
 static int severity_at(const char *s, size_t len, size_t *msg_at)
 {
 	size_t i = callus_pu_indent(s, len);
 
-	for (size_t k = 0; k < sizeof(severities) / sizeof(severities[0]); k++) {
-		size_t n = strlen(severities[k]);
-		if (i + n < len && !memcmp(s + i, severities[k], n) && s[i + n] == ':') {
+	for (size_t k = 0; i < len && k < CALLUS_WORDS_COUNT(severities); k++) {
+		size_t n = severities[k].len;
+
+		if (s[i] == severities[k].s[0] && i + n < len && !memcmp(s + i, severities[k].s, n) &&
+		    s[i + n] == ':') {
 			*msg_at = i + n + 1;
 			return (int)k;
 		}
