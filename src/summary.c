@@ -700,53 +700,95 @@ static int repeats_shown(const char *s, size_t n, const callus_strlist *shown)
 	return 0;
 }
 
-int callus_summary_build(char **out, const char *text, size_t len, const char *output,
-			 size_t output_len, const callus_pathctx *pc, const callus_diags *diags)
+/* The output's lines as the summary reads them, one after another: their
+ * leading blanks, a line as the one before it, code frames and a
+ * wrapper's noise left out, the workspace's paths made relative. */
+typedef struct line_walk {
+	const char *p, *end, *prev;
+	size_t prev_n;
+	size_t at; /* the line's place among those read: 0, 1, ... */
+} line_walk;
+
+static void walk_init(line_walk *w, const char *text, size_t len)
 {
-	callus_buf sum = CALLUS_BUF_INIT, line = CALLUS_BUF_INIT;
-	callus_strlist lines = CALLUS_STRLIST_INIT, shown = CALLUS_STRLIST_INIT;
-	unsigned char *chosen = NULL;
-	size_t used, totals = (size_t)-1, reserve = 0;
-	int rc = CALLUS_ENOMEM;
-	const char *p = text, *end = text + len, *prev = NULL;
-	size_t prev_n = 0;
+	w->p = text;
+	w->end = text + len;
+	w->prev = NULL;
+	w->prev_n = 0;
+	w->at = (size_t)-1;
+}
 
-	/* every line of the output looked for in it, and kept in it:
-	 * thousands */
-	if (callus_strlist_pool(&lines) < 0 || callus_strlist_index(&lines) < 0)
-		goto out;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = (size_t)((nl ? nl : end) - p);
-		const char *s = p;
+/* The next line into *line (cleared first), its place in w->at; 0 at the
+ * end.  A line is read up to a NUL, as a string of it is. */
+static int walk_next(line_walk *w, callus_buf *line, const callus_pathctx *pc)
+{
+	while (w->p < w->end) {
+		const char *nl = memchr(w->p, '\n', (size_t)(w->end - w->p));
+		size_t n = (size_t)((nl ? nl : w->end) - w->p);
+		const char *s = w->p;
 
-		p = nl ? nl + 1 : end;
+		w->p = nl ? nl + 1 : w->end;
 		while (n && is_space(*s)) {
 			s++;
 			n--;
 		}
-		/* a line as the one before it is in the list already, or left
-		 * out as it was: a build repeats one error for each step */
-		if (prev && n == prev_n && !memcmp(s, prev, n))
+		/* a line as the one before it is read already, or left out as
+		 * it was: a build repeats one error for each step */
+		if (w->prev && n == w->prev_n && !memcmp(s, w->prev, n))
 			continue;
-		prev = s;
-		prev_n = n;
+		w->prev = s;
+		w->prev_n = n;
 		if (!n || is_code_frame(s, n) || callus_js_wrapper_noise(s, n))
 			continue;
-		callus_buf_clear(&line);
-		put_relative(&line, s, n, pc);
-		if (callus_strlist_add_unique(&lines, line.ptr, line.len, NULL) < 0)
-			goto out;
+		callus_buf_clear(line);
+		put_relative(line, s, n, pc);
+		callus_buf_truncate(line, strlen(line->ptr));
+		w->at++;
+		return 1;
 	}
-	if (lines.count && !(chosen = calloc(lines.count, 1)))
+	return 0;
+}
+
+int callus_summary_build(char **out, const char *text, size_t len, const char *output,
+			 size_t output_len, const callus_pathctx *pc, const callus_diags *diags)
+{
+	callus_buf sum = CALLUS_BUF_INIT, line = CALLUS_BUF_INIT, first = CALLUS_BUF_INIT,
+		   totals = CALLUS_BUF_INIT;
+	callus_strlist lines = CALLUS_STRLIST_INIT, shown = CALLUS_STRLIST_INIT,
+		       seen = CALLUS_STRLIST_INIT;
+	unsigned char *chosen = NULL;
+	size_t *at = NULL, nat = 0, used, room, totals_at = (size_t)-1, reserve = 0;
+	int rc = CALLUS_ENOMEM, any = 0, totals_chosen = 0;
+	line_walk w;
+
+	/* Every line of the output is read for the totals, the last line of
+	 * them to appear (each by its first place): room is kept for it
+	 * before the failures share the rest.  Of the rest only the lines
+	 * that can still fit are kept, once the failures have taken their
+	 * room (thousands of a build's error lines, each kept and indexed,
+	 * for a summary of 500 bytes the failures filled). */
+	walk_init(&w, text, len);
+	while (walk_next(&w, &line, pc)) {
+		int added;
+
+		if (!any) {
+			any = 1;
+			callus_buf_put(&first, line.ptr, line.len);
+		}
+		if (!callus_summary_is_totals(line.ptr, line.len))
+			continue;
+		if (callus_strlist_add_unique(&seen, line.ptr, line.len, &added) < 0)
+			goto out;
+		if (added) {
+			callus_buf_clear(&totals);
+			callus_buf_put(&totals, line.ptr, line.len);
+			totals_at = w.at;
+		}
+	}
+	if (callus_buf_status(&first) < 0 || callus_buf_status(&totals) < 0)
 		goto out;
-	/* the last totals line: room is kept for it before the failures share
-	 * the rest */
-	for (size_t i = lines.count; i-- > 0 && totals == (size_t)-1;)
-		if (callus_summary_is_totals(lines.items[i], strlen(lines.items[i])))
-			totals = i;
-	if (totals != (size_t)-1)
-		reserve = strlen(lines.items[totals]) + 1;
+	if (totals_at != (size_t)-1)
+		reserve = totals.len + 1;
 	/* what the parser understood comes first, every failure of it, so
 	 * that the later files and tests survive a long first one */
 	if ((rc = put_essentials(&sum, &shown, diags, pc, CALLUS_SUMMARY_MAX - reserve, output,
@@ -754,27 +796,66 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 		goto out;
 	rc = CALLUS_ENOMEM;
 	used = sum.len ? sum.len + 1 : 0;
-	if (totals != (size_t)-1 &&
-	    !callus_strlist_contains(&shown, lines.items[totals], strlen(lines.items[totals]))) {
-		chosen[totals] = 1;
+	if (totals_at != (size_t)-1 && !callus_strlist_contains(&shown, totals.ptr, totals.len)) {
+		totals_chosen = 1;
 		used += reserve;
 	}
 	/* then the output's own lines that say what failed, the lines around
 	 * them, the rest of the tail, while there is room; none that only
-	 * says again a failure listed above */
-	for (int rank = 2; rank >= 0; rank--)
-		for (size_t i = 0; i < lines.count; i++) {
-			size_t n = strlen(lines.items[i]);
+	 * says again a failure listed above.  A line takes its length and a
+	 * newline: those longer than the room left now are never taken. */
+	room = used <= CALLUS_SUMMARY_MAX + 1 ? CALLUS_SUMMARY_MAX + 1 - used : 0;
+	if (room > 1) {
+		if (callus_strlist_pool(&lines) < 0 || callus_strlist_index(&lines) < 0)
+			goto out;
+		walk_init(&w, text, len);
+		while (walk_next(&w, &line, pc)) {
+			int added;
 
-			if (chosen[i] || used + n + 1 > CALLUS_SUMMARY_MAX + 1 ||
-			    callus_line_rank(lines.items[i], n) != rank ||
-			    repeats_shown(lines.items[i], n, &shown))
+			if (line.len + 1 > room)
 				continue;
-			chosen[i] = 1;
-			used += n + 1;
+			if (callus_strlist_add_unique(&lines, line.ptr, line.len, &added) < 0)
+				goto out;
+			if (!added)
+				continue;
+			if (lines.count > nat) {
+				size_t *a = callus_array_grow(at, &nat, lines.count, sizeof(*at));
+
+				if (!a)
+					goto out;
+				at = a;
+			}
+			at[lines.count - 1] = w.at;
 		}
-	for (size_t i = 0; i < lines.count; i++) {
-		if (!chosen[i])
+		if (lines.count && !(chosen = calloc(lines.count, 1)))
+			goto out;
+		/* the totals line among them is taken already */
+		for (size_t i = 0; totals_chosen && i < lines.count; i++)
+			if (at[i] == totals_at)
+				chosen[i] = 1;
+		for (int rank = 2; rank >= 0; rank--)
+			for (size_t i = 0; i < lines.count; i++) {
+				size_t n = strlen(lines.items[i]);
+
+				if (chosen[i] || used + n + 1 > CALLUS_SUMMARY_MAX + 1 ||
+				    callus_line_rank(lines.items[i], n) != rank ||
+				    repeats_shown(lines.items[i], n, &shown))
+					continue;
+				chosen[i] = 1;
+				used += n + 1;
+			}
+	}
+	/* the lines taken in the output's order, the totals line at its place */
+	for (size_t i = 0; i <= lines.count; i++) {
+		if (totals_chosen && (i == lines.count || at[i] >= totals_at)) {
+			if (sum.len)
+				callus_buf_putc(&sum, '\n');
+			callus_buf_put(&sum, totals.ptr, totals.len);
+			totals_chosen = 0;
+			if (i < lines.count && at[i] == totals_at)
+				continue;
+		}
+		if (i == lines.count || !chosen[i])
 			continue;
 		if (sum.len)
 			callus_buf_putc(&sum, '\n');
@@ -783,17 +864,19 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 	if (sum.len > CALLUS_SUMMARY_MAX)
 		callus_buf_truncate(&sum, callus_utf8_cut_word(sum.ptr, sum.len, CALLUS_SUMMARY_MAX));
 	/* a first line longer than the whole budget is cut, not dropped */
-	if (!sum.len && lines.count) {
-		const char *first = lines.items[0];
-		callus_buf_put(&sum, first, callus_utf8_cut_word(first, strlen(first), CALLUS_SUMMARY_MAX));
-	}
+	if (!sum.len && any)
+		callus_buf_put(&sum, first.ptr, callus_utf8_cut_word(first.ptr, first.len, CALLUS_SUMMARY_MAX));
 	if ((rc = callus_buf_status(&sum)) == 0)
 		*out = callus_buf_detach(&sum);
 out:
 	free(chosen);
+	free(at);
 	callus_buf_release(&sum);
 	callus_buf_release(&line);
+	callus_buf_release(&first);
+	callus_buf_release(&totals);
 	callus_strlist_release(&lines);
 	callus_strlist_release(&shown);
+	callus_strlist_release(&seen);
 	return rc;
 }

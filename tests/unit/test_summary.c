@@ -16,9 +16,14 @@
 #include <strings.h>
 
 #include "callus/analysis.h"
+#include "callus/capture.h"
 #include "callus/lesson.h"
+#include "callus/strlist.h"
 #include "callus/summary.h"
+#include "callus/utf8.h"
 #include "parse_helpers.h"
+#include "parsers/js_util.h"
+#include "pieces_helpers.h"
 
 #define CASES "tests/corpus/cases/"
 #define ROOT "/tmp/callus-corpus/"
@@ -398,6 +403,132 @@ static void repeats(void **state)
  * as the same output with each line once: a line as the one before it is
  * not read again, and one that only begins like it, or is shorter, is
  * its own. */
+/* The summary of text without a parser's failures, the long way: every
+ * line read kept once, in the order of its first place (leading blanks,
+ * a line as the one before it, empty lines, code frames and a wrapper's
+ * noise left out); the last of them that is a totals line taken, then
+ * the lines of each rank, highest first, that fit in what is left; all in
+ * the list's order, cut to the bound; or the first line, cut. */
+static int frame_as_said(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	if (i < n && s[i] == '>')
+		i++;
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+		i++;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+		i++;
+	return i < n && s[i] == '|';
+}
+
+static char *summary_as_said(const char *text)
+{
+	callus_strlist lines = CALLUS_STRLIST_INIT;
+	callus_buf sum = CALLUS_BUF_INIT;
+	const char *p = text, *prev = NULL;
+	size_t prev_n = 0, totals = (size_t)-1, used = 0;
+	unsigned char chosen[512] = { 0 };
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		const char *s = p;
+
+		p = nl ? nl + 1 : p + n;
+		while (n && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
+			s++, n--;
+		if (prev && n == prev_n && !memcmp(s, prev, n))
+			continue;
+		prev = s;
+		prev_n = n;
+		if (!n || frame_as_said(s, n) || callus_js_wrapper_noise(s, n))
+			continue;
+		assert_int_equal(callus_strlist_add_unique(&lines, s, n, NULL), 0);
+	}
+	assert_true(lines.count <= sizeof(chosen));
+	for (size_t i = lines.count; i-- > 0 && totals == (size_t)-1;)
+		if (callus_summary_is_totals(lines.items[i], strlen(lines.items[i])))
+			totals = i;
+	if (totals != (size_t)-1) {
+		chosen[totals] = 1;
+		used = strlen(lines.items[totals]) + 1;
+	}
+	for (int rank = 2; rank >= 0; rank--)
+		for (size_t i = 0; i < lines.count; i++) {
+			size_t n = strlen(lines.items[i]);
+
+			if (chosen[i] || used + n + 1 > CALLUS_SUMMARY_MAX + 1 ||
+			    callus_line_rank(lines.items[i], n) != rank)
+				continue;
+			chosen[i] = 1;
+			used += n + 1;
+		}
+	for (size_t i = 0; i < lines.count; i++)
+		if (chosen[i]) {
+			if (sum.len)
+				callus_buf_putc(&sum, '\n');
+			callus_buf_puts(&sum, lines.items[i]);
+		}
+	if (sum.len > CALLUS_SUMMARY_MAX)
+		callus_buf_truncate(&sum, callus_utf8_cut_word(sum.ptr, sum.len, CALLUS_SUMMARY_MAX));
+	if (!sum.len && lines.count)
+		callus_buf_put(&sum, lines.items[0],
+			       callus_utf8_cut_word(lines.items[0], strlen(lines.items[0]),
+						    CALLUS_SUMMARY_MAX));
+	callus_strlist_release(&lines);
+	return callus_buf_detach(&sum);
+}
+
+/* callus_summary_build() reads the lines twice (the totals first, then
+ * only those that can fit), where it kept every line once: on 20,000
+ * texts of error lines, totals lines, code frames, noise, blanks, lines
+ * of each length about the room left and past the bound, repeated near
+ * and far, its summary is the one the whole list makes. */
+static void summary_as_from_every_line(void **state)
+{
+	/* each the room left by a totals line below, the bound, past it */
+	static const size_t bigs[] = { 465, 480, 491, 500, 600 };
+	static char big[5][700];
+	static const char *pieces[] = {
+		"src/a.c:1:2: error: expected ';'\n", "src/b.c:3:4: warning: unused x\n",
+		"3 errors generated.\n", "Tests: 2 failed, 5 passed, 7 total\n",
+		"FAIL src/x.test.js\n", "  12 | foo();\n", "> 7 |   bar()\n", "npm warn config\n",
+		"   AssertionError: expected 1\n", "building\n", "\n", "  \n", "ok 1 - fine\n",
+		"Error: boom\n", "1 failed\n", "    at frame (src/a.c:1:2)\n", "panic: oh\n",
+		"note: here\n", "traceback line\n", NULL, NULL, NULL, NULL, NULL,
+	};
+	size_t count = sizeof(pieces) / sizeof(pieces[0]);
+	uint64_t x = 0x243f6a8885a308d3u;
+	char text[8192];
+
+	(void)state;
+	for (size_t k = 0; k < 5; k++) {
+		size_t n = bigs[k];
+
+		memset(big[k], 'e', n);
+		memcpy(big[k], "error: ", 7);
+		big[k][n] = '\n';
+		big[k][n + 1] = '\0';
+		pieces[count - 5 + k] = big[k];
+	}
+	for (int round = 0; round < 20000; round++) {
+		size_t n = pieces_line(text, sizeof(text) - 1, pieces, count,
+				       1 + pieces_next(&x) % 40, &x);
+		char *got = NULL, *want;
+
+		text[n] = '\0';
+		assert_int_equal(callus_summary_build(&got, text, n, NULL, 0, NULL, NULL), 0);
+		want = summary_as_said(text);
+		if (strcmp(got, want))
+			fail_msg("\"%s\":\n\"%s\", as said\n\"%s\"", text, got, want);
+		free(got);
+		free(want);
+	}
+}
+
 static void repeated_lines_sum_up_once(void **state)
 {
 	static const char once[] = "building\n"
@@ -445,6 +576,7 @@ int main(void)
 		cmocka_unit_test(totals_found_as_said),
 		cmocka_unit_test(repeats),
 		cmocka_unit_test(repeated_lines_sum_up_once),
+		cmocka_unit_test(summary_as_from_every_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
