@@ -706,7 +706,9 @@ static int repeats_shown(const char *s, size_t n, const callus_strlist *shown)
 typedef struct line_walk {
 	const char *p, *end, *prev;
 	size_t prev_n;
-	size_t at; /* the line's place among those read: 0, 1, ... */
+	size_t at;        /* the line's place among those read: 0, 1, ... */
+	const char *raw;  /* the line as the output has it, its blanks left out */
+	size_t raw_len;
 } line_walk;
 
 static void walk_init(line_walk *w, const char *text, size_t len)
@@ -743,11 +745,22 @@ static int walk_next(line_walk *w, callus_buf *line, const callus_pathctx *pc)
 		callus_buf_clear(line);
 		put_relative(line, s, n, pc);
 		callus_buf_truncate(line, strlen(line->ptr));
+		w->raw = s;
+		w->raw_len = n;
 		w->at++;
 		return 1;
 	}
 	return 0;
 }
+
+/* A line short enough to be taken, as the first reading left it: its
+ * place among the lines read, where it is in the text, and its length
+ * there and as read (the same when its text is the output's own: no path
+ * made relative, no NUL). */
+typedef struct line_ref {
+	size_t at, off;
+	uint32_t raw_len, len;
+} line_ref;
 
 int callus_summary_build(char **out, const char *text, size_t len, const char *output,
 			 size_t output_len, const callus_pathctx *pc, const callus_diags *diags)
@@ -758,6 +771,8 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 		       seen = CALLUS_STRLIST_INIT;
 	unsigned char *chosen = NULL;
 	size_t *at = NULL, nat = 0, used, room, totals_at = (size_t)-1, reserve = 0;
+	line_ref *refs = NULL;
+	size_t nrefs = 0, refs_cap = 0;
 	int rc = CALLUS_ENOMEM, any = 0, totals_chosen = 0;
 	line_walk w;
 
@@ -766,7 +781,8 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 	 * before the failures share the rest.  Of the rest only the lines
 	 * that can still fit are kept, once the failures have taken their
 	 * room (thousands of a build's error lines, each kept and indexed,
-	 * for a summary of 500 bytes the failures filled). */
+	 * for a summary of 500 bytes the failures filled): where each is, in
+	 * a list of places, not read again. */
 	walk_init(&w, text, len);
 	while (walk_next(&w, &line, pc)) {
 		int added;
@@ -774,6 +790,20 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 		if (!any) {
 			any = 1;
 			callus_buf_put(&first, line.ptr, line.len);
+		}
+		if (line.len <= CALLUS_SUMMARY_MAX && w.raw_len <= UINT32_MAX) {
+			if (nrefs == refs_cap) {
+				line_ref *r = callus_array_grow(refs, &refs_cap, nrefs + 1,
+								sizeof(*refs));
+
+				if (!r)
+					goto out;
+				refs = r;
+			}
+			refs[nrefs].at = w.at;
+			refs[nrefs].off = (size_t)(w.raw - text);
+			refs[nrefs].raw_len = (uint32_t)w.raw_len;
+			refs[nrefs++].len = (uint32_t)line.len;
 		}
 		if (!callus_summary_is_totals(line.ptr, line.len))
 			continue;
@@ -808,13 +838,20 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 	if (room > 1) {
 		if (callus_strlist_pool(&lines) < 0 || callus_strlist_index(&lines) < 0)
 			goto out;
-		walk_init(&w, text, len);
-		while (walk_next(&w, &line, pc)) {
+		for (size_t k = 0; k < nrefs; k++) {
+			const line_ref *r = &refs[k];
+			const char *t = text + r->off;
 			int added;
 
-			if (line.len + 1 > room)
+			if ((size_t)r->len + 1 > room)
 				continue;
-			if (callus_strlist_add_unique(&lines, line.ptr, line.len, &added) < 0)
+			/* a path made relative, or a NUL: read as before */
+			if (r->len != r->raw_len) {
+				callus_buf_clear(&line);
+				put_relative(&line, t, r->raw_len, pc);
+				t = line.ptr;
+			}
+			if (callus_strlist_add_unique(&lines, t, r->len, &added) < 0)
 				goto out;
 			if (!added)
 				continue;
@@ -825,7 +862,7 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 					goto out;
 				at = a;
 			}
-			at[lines.count - 1] = w.at;
+			at[lines.count - 1] = r->at;
 		}
 		if (lines.count && !(chosen = calloc(lines.count, 1)))
 			goto out;
@@ -871,6 +908,7 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 out:
 	free(chosen);
 	free(at);
+	free(refs);
 	callus_buf_release(&sum);
 	callus_buf_release(&line);
 	callus_buf_release(&first);

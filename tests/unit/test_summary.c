@@ -424,10 +424,33 @@ static int frame_as_said(const char *s, size_t n)
 	return i < n && s[i] == '|';
 }
 
-static char *summary_as_said(const char *text)
+/* s[0..n) with the workspace's folders cut where a path names them: at a
+ * slash, either root and a slash after it. */
+static void relative_as_said(callus_buf *out, const char *s, size_t n, const callus_pathctx *pc)
+{
+	const char *roots[2] = { pc ? pc->workspace : NULL, pc ? pc->workspace_real : NULL };
+
+	callus_buf_clear(out);
+	for (size_t i = 0; i < n;) {
+		int cut = 0;
+
+		for (int r = 0; r < 2 && !cut && s[i] == '/'; r++) {
+			size_t rl = roots[r] ? strlen(roots[r]) : 0;
+
+			if (rl > 1 && i + rl < n && s[i + rl] == '/' && !memcmp(s + i, roots[r], rl)) {
+				i += rl + 1;
+				cut = 1;
+			}
+		}
+		if (!cut)
+			callus_buf_putc(out, s[i++]);
+	}
+}
+
+static char *summary_as_said(const char *text, const callus_pathctx *pc)
 {
 	callus_strlist lines = CALLUS_STRLIST_INIT;
-	callus_buf sum = CALLUS_BUF_INIT;
+	callus_buf sum = CALLUS_BUF_INIT, rel = CALLUS_BUF_INIT;
 	const char *p = text, *prev = NULL;
 	size_t prev_n = 0, totals = (size_t)-1, used = 0;
 	unsigned char chosen[512] = { 0 };
@@ -446,8 +469,10 @@ static char *summary_as_said(const char *text)
 		prev_n = n;
 		if (!n || frame_as_said(s, n) || callus_js_wrapper_noise(s, n))
 			continue;
-		assert_int_equal(callus_strlist_add_unique(&lines, s, n, NULL), 0);
+		relative_as_said(&rel, s, n, pc);
+		assert_int_equal(callus_strlist_add_unique(&lines, rel.ptr, rel.len, NULL), 0);
 	}
+	callus_buf_release(&rel);
 	assert_true(lines.count <= sizeof(chosen));
 	for (size_t i = lines.count; i-- > 0 && totals == (size_t)-1;)
 		if (callus_summary_is_totals(lines.items[i], strlen(lines.items[i])))
@@ -482,17 +507,20 @@ static char *summary_as_said(const char *text)
 	return callus_buf_detach(&sum);
 }
 
-/* callus_summary_build() reads the lines twice (the totals first, then
- * only those that can fit), where it kept every line once: on 20,000
- * texts of error lines, totals lines, code frames, noise, blanks, lines
- * of each length about the room left and past the bound, repeated near
- * and far, its summary is the one the whole list makes. */
+/* callus_summary_build() reads the lines once for the totals and keeps
+ * only those that can fit, where it kept every line: on 20,000 texts of
+ * error lines, totals lines, code frames, noise, blanks, lines of each
+ * length about the room left and past the bound, paths in the workspace
+ * (one line under the bound only once they are cut), repeated near and
+ * far, its summary is the one the whole list makes. */
 static void summary_as_from_every_line(void **state)
 {
 	/* each the room left by a totals line below, the bound, past it */
 	static const size_t bigs[] = { 465, 480, 491, 500, 600 };
-	static char big[5][700];
+	static char big[5][700], rooted[700];
 	static const char *pieces[] = {
+		"/w/src/a.c:1:2: error: expected ';'\n", "see /r/w/lib/b.py:3: error: y\n",
+		"x/w/y 2 failed\n", "/w/\n", "/wx/a.c:1: error: z\n", NULL,
 		"src/a.c:1:2: error: expected ';'\n", "src/b.c:3:4: warning: unused x\n",
 		"3 errors generated.\n", "Tests: 2 failed, 5 passed, 7 total\n",
 		"FAIL src/x.test.js\n", "  12 | foo();\n", "> 7 |   bar()\n", "npm warn config\n",
@@ -505,6 +533,13 @@ static void summary_as_from_every_line(void **state)
 	char text[8192];
 
 	(void)state;
+	/* past the bound as the output has it, under it with the
+	 * workspace's folder cut from its paths */
+	memset(rooted, 'e', 505);
+	memcpy(rooted, "/w/src/x.c:1: error: ", 21);
+	memcpy(rooted + 300, " /w/lib/y.c ", 12);
+	rooted[505] = '\n';
+	pieces[5] = rooted;
 	for (size_t k = 0; k < 5; k++) {
 		size_t n = bigs[k];
 
@@ -517,11 +552,13 @@ static void summary_as_from_every_line(void **state)
 	for (int round = 0; round < 20000; round++) {
 		size_t n = pieces_line(text, sizeof(text) - 1, pieces, count,
 				       1 + pieces_next(&x) % 40, &x);
+		callus_pathctx ws = { "/w", "/r/w", "", NULL };
+		const callus_pathctx *pc = round % 2 ? &ws : NULL;
 		char *got = NULL, *want;
 
 		text[n] = '\0';
-		assert_int_equal(callus_summary_build(&got, text, n, NULL, 0, NULL, NULL), 0);
-		want = summary_as_said(text);
+		assert_int_equal(callus_summary_build(&got, text, n, NULL, 0, pc, NULL), 0);
+		want = summary_as_said(text, pc);
 		if (strcmp(got, want))
 			fail_msg("\"%s\":\n\"%s\", as said\n\"%s\"", text, got, want);
 		free(got);
