@@ -490,7 +490,10 @@ static size_t slot_of(const callus_idf *idf, uint64_t id)
 
 static int idf_grow(callus_idf *idf)
 {
-	size_t cap = idf->cap ? idf->cap * 2 : 1024, kb = 0, cb = 0;
+	/* first for one signature's features (some fifty): a table of a
+	 * thousand was made and zeroed for each new error a recording
+	 * embeds */
+	size_t cap = idf->cap ? idf->cap * 2 : 128, kb = 0, cb = 0;
 	uint64_t *keys = NULL;
 	uint32_t *counts = NULL;
 	callus_idf next;
