@@ -783,6 +783,10 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 	 * room (thousands of a build's error lines, each kept and indexed,
 	 * for a summary of 500 bytes the failures filled): where each is, in
 	 * a list of places, not read again. */
+	/* the totals lines seen, to tell a first place from a later one:
+	 * every line of some outputs reads as one (eslint's "10:1  error") */
+	if (callus_strlist_pool(&seen) < 0 || callus_strlist_index(&seen) < 0)
+		goto out;
 	walk_init(&w, text, len);
 	while (walk_next(&w, &line, pc)) {
 		int added;
