@@ -45,7 +45,8 @@ static struct callus_strlist_slot *slot_of(const callus_strlist *l, const char *
 		if (!sl->at)
 			return sl;
 		item = l->items[sl->at - 1];
-		if (sl->hash == (uint32_t)h && strnlen(item, len + 1) == len && !memcmp(item, s, len))
+		if (sl->hash == (uint32_t)h && strnlen(item, len + 1) == len &&
+		    !memcmp(item, s, len))
 			return sl;
 	}
 }

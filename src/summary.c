@@ -830,7 +830,8 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 		goto out;
 	rc = CALLUS_ENOMEM;
 	used = sum.len ? sum.len + 1 : 0;
-	if (totals_at != (size_t)-1 && !callus_strlist_contains(&shown, totals.ptr, totals.len)) {
+	if (totals_at != (size_t)-1 &&
+	    !callus_strlist_contains(&shown, totals.ptr, totals.len)) {
 		totals_chosen = 1;
 		used += reserve;
 	}

@@ -43,8 +43,8 @@ static int severity_at(const char *s, size_t len, size_t *msg_at)
 	for (size_t k = 0; i < len && k < CALLUS_WORDS_COUNT(severities); k++) {
 		size_t n = severities[k].len;
 
-		if (s[i] == severities[k].s[0] && i + n < len && !memcmp(s + i, severities[k].s, n) &&
-		    s[i + n] == ':') {
+		if (s[i] == severities[k].s[0] && i + n < len &&
+		    !memcmp(s + i, severities[k].s, n) && s[i + n] == ':') {
 			*msg_at = i + n + 1;
 			return (int)k;
 		}

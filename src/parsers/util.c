@@ -174,8 +174,8 @@ int callus_pu_location(const char *s, size_t len, callus_pu_loc *loc)
 	/* sixteen bytes at once: most paths end in the first block */
 	for (; i + 16 <= len; i += 16) {
 		__m128i v = callus_sse_load(s + i);
-		__m128i m = _mm_or_si128(_mm_or_si128(callus_sse_is(v, ':'), callus_sse_is(v, ' ')),
-					 callus_sse_is(v, '\t'));
+		__m128i m = _mm_or_si128(callus_sse_is(v, ':'),
+					 _mm_or_si128(callus_sse_is(v, ' '), callus_sse_is(v, '\t')));
 
 		if (_mm_movemask_epi8(m)) {
 			i += callus_sse_first(m);
