@@ -95,6 +95,44 @@ static inline size_t callus_sse_first(__m128i m)
 {
 	return (size_t)__builtin_ctz((unsigned)_mm_movemask_epi8(m));
 }
+
+/* Whether a byte of s[0..len)'s whole blocks of sixteen is one stops (a
+ * mask of a block's bytes) marks: *at the first such, else where those
+ * blocks end, for the walk eight bytes and then one at a time that
+ * follows. */
+static inline int callus_sse_span(const char *s, size_t len, __m128i (*stops)(__m128i),
+				  size_t *at)
+{
+	size_t i = 0;
+
+	for (; i + 16 <= len; i += 16) {
+		__m128i m = stops(callus_sse_load(s + i));
+
+		if (_mm_movemask_epi8(m)) {
+			*at = i + callus_sse_first(m);
+			return 1;
+		}
+	}
+	*at = i;
+	return 0;
+}
+
+/* The bytes each span below stops at. */
+static inline __m128i callus_sse_unprintable(__m128i v)
+{
+	return _mm_or_si128(callus_sse_below_or_high(v), callus_sse_is(v, 0x7f));
+}
+
+static inline __m128i callus_sse_json_escaped(__m128i v)
+{
+	return _mm_or_si128(callus_sse_control(v),
+			    _mm_or_si128(callus_sse_is(v, '"'), callus_sse_is(v, '\\')));
+}
+
+static inline __m128i callus_sse_json_unplain(__m128i v)
+{
+	return _mm_or_si128(callus_sse_below_or_high(v), callus_sse_is(v, '\\'));
+}
 #endif
 
 /* How many of s[0..len)'s first bytes are none of a, b and c: where a
@@ -125,13 +163,8 @@ static inline size_t callus_swar_printable_len(const char *s, size_t len)
 	size_t i = 0;
 
 #ifdef __SSE2__
-	for (; i + 16 <= len; i += 16) {
-		__m128i v = callus_sse_load(s + i);
-		__m128i m = _mm_or_si128(callus_sse_below_or_high(v), callus_sse_is(v, 0x7f));
-
-		if (_mm_movemask_epi8(m))
-			return i + callus_sse_first(m);
-	}
+	if (callus_sse_span(s, len, callus_sse_unprintable, &i))
+		return i;
 #endif
 	while (i + 8 <= len && callus_swar_all_printable(callus_swar_load(s + i)))
 		i += 8;
@@ -148,14 +181,8 @@ static inline size_t callus_json_plain_len(const char *s, size_t len)
 	unsigned char c;
 
 #ifdef __SSE2__
-	for (; i + 16 <= len; i += 16) {
-		__m128i v = callus_sse_load(s + i);
-		__m128i m = _mm_or_si128(callus_sse_control(v),
-					 _mm_or_si128(callus_sse_is(v, '"'), callus_sse_is(v, '\\')));
-
-		if (_mm_movemask_epi8(m))
-			return i + callus_sse_first(m);
-	}
+	if (callus_sse_span(s, len, callus_sse_json_escaped, &i))
+		return i;
 #endif
 	for (uint64_t w; i + 8 <= len; i += 8)
 		if (w = callus_swar_load(s + i), callus_swar_any_below(w, 0x20) ||
@@ -174,13 +201,8 @@ static inline size_t callus_json_ascii_len(const char *s, size_t len)
 	unsigned char c;
 
 #ifdef __SSE2__
-	for (; i + 16 <= len; i += 16) {
-		__m128i v = callus_sse_load(s + i);
-		__m128i m = _mm_or_si128(callus_sse_below_or_high(v), callus_sse_is(v, '\\'));
-
-		if (_mm_movemask_epi8(m))
-			return i + callus_sse_first(m);
-	}
+	if (callus_sse_span(s, len, callus_sse_json_unplain, &i))
+		return i;
 #endif
 	for (uint64_t w; i + 8 <= len; i += 8)
 		if (w = callus_swar_load(s + i), callus_swar_any_high(w) ||
