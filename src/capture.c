@@ -275,6 +275,14 @@ static int scan_interesting(const char *s, size_t len)
 
 int callus_line_is_interesting(const char *s, size_t len)
 {
+	/* A compiler's line names its place first ("src/a.c:12:"): its first
+	 * colon, asked as scan_interesting() would ask it, settles most
+	 * before every pair of bytes is looked up; an answer of no is asked
+	 * again by the walk. */
+	const char *colon = len > 2 ? memchr(s + 1, ':', len - 2) : NULL;
+
+	if (colon && colon[1] >= '0' && colon[1] <= '9' && location_at(s, (size_t)(colon - s)))
+		return 1;
 	return scan_interesting(s, len) || is_path_line(s, len);
 }
 

@@ -497,6 +497,9 @@ static void classification(void **state)
 	assert_true(callus_line_is_interesting("/home/u/p/src/app.js", 20));
 	assert_true(callus_line_is_interesting("  File \"a.py\", line 3, in f", 28));
 	assert_false(callus_line_is_interesting("Time: 12:30", 11));
+	/* a first colon before a digit that is no place, and a place after */
+	assert_false(callus_line_is_interesting("at 12:30 today", 14));
+	assert_true(callus_line_is_interesting("at 12:30 in src/a.c:5", 21));
 	assert_false(callus_line_is_interesting("Ran all test suites.", 20));
 }
 
