@@ -48,6 +48,7 @@
  * it gives is asked of them as before; sixteen_fits() checks that it
  * gives every byte they start, else the tables alone are used.
  */
+#ifdef __SSE2__
 static int sixteen_word(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
@@ -61,20 +62,14 @@ static int sixteen_punct(int c)
 
 static int sixteen_fits(const callus_redactor *r)
 {
-#ifdef __SSE2__
 	for (int c = 0; c < 256; c++)
 		if (r->wordy[c] != sixteen_word(c) ||
 		    (r->start[1][c] && !sixteen_punct(c)) ||
 		    (r->start[0][c] && !sixteen_punct(c) && !sixteen_word(c) && c != '#'))
 			return 0;
 	return 1;
-#else
-	(void)r;
-	return 0;
-#endif
 }
 
-#ifdef __SSE2__
 /* The bytes of v, in ASCII's range [lo, hi]. */
 static __m128i in_range(__m128i v, char lo, char hi)
 {
@@ -99,6 +94,12 @@ static unsigned block_starts(const unsigned char *p, unsigned prev_word)
 	unsigned lead = (unsigned)_mm_movemask_epi8(_mm_or_si128(word, callus_sse_is(v, '#')));
 
 	return (unsigned)_mm_movemask_epi8(punct) | (lead & ~(w << 1 | prev_word));
+}
+#else
+static int sixteen_fits(const callus_redactor *r)
+{
+	(void)r;
+	return 0;
 }
 #endif
 
