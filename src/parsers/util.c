@@ -162,29 +162,10 @@ long callus_pu_num(const char *s, size_t len, size_t *used)
 	return num_at(s, len, used);
 }
 
-/* The bytes that end a location's path: one lookup a byte, where three
- * comparisons were (a path is most of a location). */
-static const unsigned char path_end[256] = { [':'] = 1, [' '] = 1, ['\t'] = 1 };
-
 int callus_pu_location(const char *s, size_t len, callus_pu_loc *loc)
 {
-	size_t i = 0, n;
+	size_t i = callus_span_none3(s, len, ':', ' ', '\t'), n;
 
-#ifdef __SSE2__
-	/* sixteen bytes at once: most paths end in the first block */
-	for (; i + 16 <= len; i += 16) {
-		__m128i v = callus_sse_load(s + i);
-		__m128i m = _mm_or_si128(callus_sse_is(v, ':'),
-					 _mm_or_si128(callus_sse_is(v, ' '), callus_sse_is(v, '\t')));
-
-		if (_mm_movemask_epi8(m)) {
-			i += callus_sse_first(m);
-			break;
-		}
-	}
-#endif
-	while (i < len && !path_end[(unsigned char)s[i]])
-		i++;
 	if (i == 0 || i + 1 >= len || s[i] != ':' || s[0] == '<')
 		return 0;
 	loc->path = s;

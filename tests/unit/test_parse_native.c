@@ -1364,8 +1364,9 @@ static int location_as_said(const char *s, size_t len, callus_pu_loc *loc)
 	return 1;
 }
 
-/* callus_pu_location (the bytes that end a path sought sixteen at a time,
- * then by a table; its numbers read inline) against its definition, on
+/* callus_pu_location (the bytes that end a path sought by
+ * callus_span_none3, sixteen at a time; its numbers read inline) against
+ * its definition, on
  * 300,000 texts of paths short and long, blanks, colons and numbers of
  * every length up to eleven digits. */
 static void location_read_as_said(void **state)
