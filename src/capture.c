@@ -355,18 +355,21 @@ drop:
  * Sixteen bytes at a time, then eight: a word with no byte at or above
  * 0x80 and none below 0x20 is plain at once; only a word holding a
  * control byte (a tab, most often) is looked at byte by byte. */
+#ifdef __SSE2__
+/* The bytes of v no plain line holds: below 0x20 but a tab, from 0x80. */
+CALLUS_SPAN_INLINE __m128i unplain(__m128i v)
+{
+	return _mm_andnot_si128(callus_sse_is(v, '\t'), callus_sse_below_or_high(v));
+}
+#endif
+
 static int is_plain(const char *s, size_t len)
 {
 	size_t i = 0;
 
 #ifdef __SSE2__
-	for (; i + 16 <= len; i += 16) {
-		__m128i v = callus_sse_load(s + i);
-
-		if (_mm_movemask_epi8(_mm_andnot_si128(callus_sse_is(v, '\t'),
-						       callus_sse_below_or_high(v))))
-			return 0;
-	}
+	if (callus_sse_span(s, len, unplain, &i))
+		return 0;
 #endif
 	for (; i + 8 <= len; i += 8) {
 		uint64_t w = callus_swar_load(s + i);

@@ -70,13 +70,6 @@ static int sixteen_fits(const callus_redactor *r)
 	return 1;
 }
 
-/* The bytes of v, in ASCII's range [lo, hi]. */
-static __m128i in_range(__m128i v, char lo, char hi)
-{
-	return _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8((char)(lo - 1))),
-			     _mm_cmplt_epi8(v, _mm_set1_epi8((char)(hi + 1))));
-}
-
 /* The bytes of p[0..16) that may start a match, a bit each in memory's
  * order, the byte before p a word byte or not (prev_word): the classes
  * of sixteen_word() and sixteen_punct(), and '#'. */
@@ -84,8 +77,8 @@ static unsigned block_starts(const unsigned char *p, unsigned prev_word)
 {
 	__m128i v = callus_sse_load(p), dash = callus_sse_is(v, '-');
 	__m128i word = _mm_or_si128(
-		_mm_or_si128(in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z'),
-			     in_range(v, '0', '9')),
+		_mm_or_si128(callus_sse_in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z'),
+			     callus_sse_in_range(v, '0', '9')),
 		_mm_or_si128(dash, callus_sse_is(v, '_')));
 	__m128i punct = _mm_or_si128(_mm_or_si128(callus_sse_is(v, ':'), callus_sse_is(v, '=')),
 				     _mm_or_si128(_mm_or_si128(dash, callus_sse_is(v, '~')),

@@ -250,9 +250,7 @@ static void digit_bits(const char *line, size_t len, uint64_t bits[DIGIT_WORDS])
 #ifdef __SSE2__
 	for (; k + 16 <= len; k += 16) {
 		__m128i v = callus_sse_load(line + k);
-		unsigned m = (unsigned)_mm_movemask_epi8(
-			_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
-				      _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))));
+		unsigned m = (unsigned)_mm_movemask_epi8(callus_sse_in_range(v, '0', '9'));
 
 		bits[k / 64] |= (uint64_t)m << (k % 64);
 	}

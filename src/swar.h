@@ -18,6 +18,11 @@
 #include <emmintrin.h>
 #endif
 
+/* A span and its stops (below): the stops are given to the span by
+ * pointer, a table of them a span, and a compiler inlines such a call
+ * only when told to (else each block of sixteen bytes was a call). */
+#define CALLUS_SPAN_INLINE static inline __attribute__((always_inline))
+
 #define CALLUS_SWAR_ONES UINT64_C(0x0101010101010101)
 #define CALLUS_SWAR_HIGH UINT64_C(0x8080808080808080)
 
@@ -96,11 +101,17 @@ static inline size_t callus_sse_first(__m128i m)
 	return (size_t)__builtin_ctz((unsigned)_mm_movemask_epi8(m));
 }
 
+/* The bytes of v in ASCII's range [lo, hi]. */
+static inline __m128i callus_sse_in_range(__m128i v, char lo, char hi)
+{
+	return _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8((char)(lo - 1))),
+			     _mm_cmplt_epi8(v, _mm_set1_epi8((char)(hi + 1))));
+}
+
 /* Whether a byte of s[0..len)'s whole blocks of sixteen is one stops (a
  * mask of a block's bytes) marks: *at the first such, else where those
- * blocks end, for the walk eight bytes and then one at a time that
- * follows. */
-static inline int callus_sse_span(const char *s, size_t len, __m128i (*stops)(__m128i),
+ * blocks end. */
+CALLUS_SPAN_INLINE int callus_sse_span(const char *s, size_t len, __m128i (*stops)(__m128i),
 				  size_t *at)
 {
 	size_t i = 0;
@@ -115,23 +126,6 @@ static inline int callus_sse_span(const char *s, size_t len, __m128i (*stops)(__
 	}
 	*at = i;
 	return 0;
-}
-
-/* The bytes each span below stops at. */
-static inline __m128i callus_sse_unprintable(__m128i v)
-{
-	return _mm_or_si128(callus_sse_below_or_high(v), callus_sse_is(v, 0x7f));
-}
-
-static inline __m128i callus_sse_json_escaped(__m128i v)
-{
-	return _mm_or_si128(callus_sse_control(v),
-			    _mm_or_si128(callus_sse_is(v, '"'), callus_sse_is(v, '\\')));
-}
-
-static inline __m128i callus_sse_json_unplain(__m128i v)
-{
-	return _mm_or_si128(callus_sse_below_or_high(v), callus_sse_is(v, '\\'));
 }
 #endif
 
@@ -157,60 +151,133 @@ static inline size_t callus_span_none3(const char *s, size_t len, char a, char b
 	return i;
 }
 
+/*
+ * The bytes a span stops at, asked three ways: of sixteen bytes at once
+ * (a mask of them, SSE2), of a word of eight (whether it may hold one),
+ * of one byte.
+ */
+typedef struct callus_span_stops {
+#ifdef __SSE2__
+	__m128i (*sixteen)(__m128i v);
+#endif
+	int (*eight)(uint64_t w);
+	int (*one)(unsigned char c);
+} callus_span_stops;
+
+/* How many of s[0..len)'s first bytes are none that st stops at: sixteen
+ * bytes at a time, then eight, then one. */
+CALLUS_SPAN_INLINE size_t callus_span(const char *s, size_t len, const callus_span_stops *st)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	if (callus_sse_span(s, len, st->sixteen, &i))
+		return i;
+#endif
+	while (i + 8 <= len && !st->eight(callus_swar_load(s + i)))
+		i += 8;
+	while (i < len && !st->one((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+/* Printable ASCII (0x20 to 0x7e) runs to the first byte that is not. */
+#ifdef __SSE2__
+CALLUS_SPAN_INLINE __m128i callus_sse_unprintable(__m128i v)
+{
+	return _mm_or_si128(callus_sse_below_or_high(v), callus_sse_is(v, 0x7f));
+}
+#endif
+
+CALLUS_SPAN_INLINE int callus_swar_unprintable(uint64_t w)
+{
+	return !callus_swar_all_printable(w);
+}
+
+CALLUS_SPAN_INLINE int callus_byte_unprintable(unsigned char c)
+{
+	return c < 0x20 || c >= 0x7f;
+}
+
+static const callus_span_stops callus_printable_stops = {
+#ifdef __SSE2__
+	callus_sse_unprintable,
+#endif
+	callus_swar_unprintable, callus_byte_unprintable,
+};
+
+/* A JSON string holds as they are all bytes but those below 0x20, '"'
+ * and '\\' (bytes past ASCII are kept). */
+#ifdef __SSE2__
+CALLUS_SPAN_INLINE __m128i callus_sse_json_escaped(__m128i v)
+{
+	return _mm_or_si128(callus_sse_control(v),
+			    _mm_or_si128(callus_sse_is(v, '"'), callus_sse_is(v, '\\')));
+}
+#endif
+
+CALLUS_SPAN_INLINE int callus_swar_json_escaped(uint64_t w)
+{
+	return callus_swar_any_below(w, 0x20) || callus_swar_any_is(w, '"') ||
+	       callus_swar_any_is(w, '\\');
+}
+
+CALLUS_SPAN_INLINE int callus_byte_json_escaped(unsigned char c)
+{
+	return c < 0x20 || c == '"' || c == '\\';
+}
+
+static const callus_span_stops callus_json_plain_stops = {
+#ifdef __SSE2__
+	callus_sse_json_escaped,
+#endif
+	callus_swar_json_escaped, callus_byte_json_escaped,
+};
+
+/* A JSON string's text reads as it is written where it is ASCII from 0x20
+ * up and holds no '\\' (its '"' are escaped already). */
+#ifdef __SSE2__
+CALLUS_SPAN_INLINE __m128i callus_sse_json_unplain(__m128i v)
+{
+	return _mm_or_si128(callus_sse_below_or_high(v), callus_sse_is(v, '\\'));
+}
+#endif
+
+CALLUS_SPAN_INLINE int callus_swar_json_unplain(uint64_t w)
+{
+	return callus_swar_any_high(w) || callus_swar_any_below(w, 0x20) ||
+	       callus_swar_any_is(w, '\\');
+}
+
+CALLUS_SPAN_INLINE int callus_byte_json_unplain(unsigned char c)
+{
+	return c < 0x20 || c >= 0x80 || c == '\\';
+}
+
+static const callus_span_stops callus_json_ascii_stops = {
+#ifdef __SSE2__
+	callus_sse_json_unplain,
+#endif
+	callus_swar_json_unplain, callus_byte_json_unplain,
+};
+
 /* How many of s[0..len)'s first bytes are printable ASCII (0x20 to 0x7e). */
 static inline size_t callus_swar_printable_len(const char *s, size_t len)
 {
-	size_t i = 0;
-
-#ifdef __SSE2__
-	if (callus_sse_span(s, len, callus_sse_unprintable, &i))
-		return i;
-#endif
-	while (i + 8 <= len && callus_swar_all_printable(callus_swar_load(s + i)))
-		i += 8;
-	while (i < len && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f)
-		i++;
-	return i;
+	return callus_span(s, len, &callus_printable_stops);
 }
 
-/* How many of s[0..len)'s first bytes a JSON string holds as they are:
- * none below 0x20, no '"', no '\\' (bytes past ASCII are kept). */
+/* How many of s[0..len)'s first bytes a JSON string holds as they are. */
 static inline size_t callus_json_plain_len(const char *s, size_t len)
 {
-	size_t i = 0;
-	unsigned char c;
-
-#ifdef __SSE2__
-	if (callus_sse_span(s, len, callus_sse_json_escaped, &i))
-		return i;
-#endif
-	for (uint64_t w; i + 8 <= len; i += 8)
-		if (w = callus_swar_load(s + i), callus_swar_any_below(w, 0x20) ||
-		    callus_swar_any_is(w, '"') || callus_swar_any_is(w, '\\'))
-			break;
-	while (i < len && (c = (unsigned char)s[i]) >= 0x20 && c != '"' && c != '\\')
-		i++;
-	return i;
+	return callus_span(s, len, &callus_json_plain_stops);
 }
 
-/* How many of s[0..len)'s first bytes are ASCII from 0x20 up, none a
- * '\\': a JSON string's text that reads as it is written. */
+/* How many of s[0..len)'s first bytes are a JSON string's text that reads
+ * as it is written. */
 static inline size_t callus_json_ascii_len(const char *s, size_t len)
 {
-	size_t i = 0;
-	unsigned char c;
-
-#ifdef __SSE2__
-	if (callus_sse_span(s, len, callus_sse_json_unplain, &i))
-		return i;
-#endif
-	for (uint64_t w; i + 8 <= len; i += 8)
-		if (w = callus_swar_load(s + i), callus_swar_any_high(w) ||
-		    callus_swar_any_below(w, 0x20) || callus_swar_any_is(w, '\\'))
-			break;
-	while (i < len && (c = (unsigned char)s[i]) >= 0x20 && c < 0x80 && c != '\\')
-		i++;
-	return i;
+	return callus_span(s, len, &callus_json_ascii_stops);
 }
 
 #endif
