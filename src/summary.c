@@ -45,32 +45,52 @@ static int is_code_frame(const char *s, size_t len)
 	return i < len && s[i] == '|';
 }
 
+/* The workspace's folder and its real path, as a summary cuts them from
+ * the paths its lines name: their lengths measured once a summary, where
+ * they were at every line. */
+typedef struct roots {
+	const char *s[2];
+	size_t n[2];
+} roots;
+
+static void roots_of(roots *r, const callus_pathctx *pc)
+{
+	r->s[0] = pc ? pc->workspace : NULL;
+	r->s[1] = pc ? pc->workspace_real : NULL;
+	for (int k = 0; k < 2; k++)
+		r->n[k] = r->s[k] ? strlen(r->s[k]) : 0;
+}
+
+/* Where the first root of s[i..len) a path names starts (a slash, the
+ * root, a slash), *cut its length with the slash after it; len when
+ * there is none. */
+static size_t next_root(const char *s, size_t len, size_t i, const roots *r, size_t *cut)
+{
+	const char *slash;
+
+	while (i < len && (slash = memchr(s + i, '/', len - i))) {
+		i = (size_t)(slash - s);
+		for (int k = 0; k < 2; k++)
+			if (r->n[k] > 1 && i + r->n[k] < len && s[i + r->n[k]] == '/' &&
+			    !memcmp(s + i, r->s[k], r->n[k])) {
+				*cut = r->n[k] + 1;
+				return i;
+			}
+		i++;
+	}
+	return len;
+}
+
 /* Copy s to out, dropping the workspace prefix of absolute paths so that
  * the summary is the same wherever the workspace lives. */
-static void put_relative(callus_buf *out, const char *s, size_t len, const callus_pathctx *pc)
+static void put_relative(callus_buf *out, const char *s, size_t len, const roots *r)
 {
-	const char *roots[2] = { pc ? pc->workspace : NULL, pc ? pc->workspace_real : NULL };
-	size_t rlen[2] = { roots[0] ? strlen(roots[0]) : 0, roots[1] ? strlen(roots[1]) : 0 };
-	size_t i = 0, run = 0;
+	size_t i = 0, run = 0, cut;
 
-	while (i < len) {
-		const char *slash = memchr(s + i, '/', len - i);
-		int skipped = 0;
-
-		if (!slash)
-			break;
-		i = (size_t)(slash - s);
-		for (int r = 0; r < 2 && !skipped; r++) {
-			if (rlen[r] > 1 && i + rlen[r] < len && s[i + rlen[r]] == '/' &&
-			    !memcmp(s + i, roots[r], rlen[r])) {
-				callus_buf_put(out, s + run, i - run);
-				i += rlen[r] + 1;
-				run = i;
-				skipped = 1;
-			}
-		}
-		if (!skipped)
-			i++;
+	while ((i = next_root(s, len, i, r, &cut)) < len) {
+		callus_buf_put(out, s + run, i - run);
+		i += cut;
+		run = i;
 	}
 	callus_buf_put(out, s + run, len - run);
 }
@@ -502,7 +522,7 @@ static void put_flat(callus_buf *b, const char *s)
 /* One failure in one line: where, which test, what code, what message (its
  * lines joined: the expected and received values parsers keep in it). */
 static int essential_line(callus_buf *out, essential *e, const callus_diag *d,
-			  const callus_pathctx *pc)
+			  const roots *rt)
 {
 	callus_buf head = CALLUS_BUF_INIT, msg = CALLUS_BUF_INIT;
 	int rc;
@@ -537,7 +557,7 @@ static int essential_line(callus_buf *out, essential *e, const callus_diag *d,
 	}
 	put_flat(&msg, d->message ? d->message : "");
 	callus_buf_clear(out);
-	put_relative(out, head.ptr, head.len, pc);
+	put_relative(out, head.ptr, head.len, rt);
 	e->head = out->len;
 	if ((rc = callus_buf_status(&msg)) == 0 && msg.len) {
 		size_t at;
@@ -546,7 +566,7 @@ static int essential_line(callus_buf *out, essential *e, const callus_diag *d,
 		if (e->sep)
 			callus_buf_puts(out, ": ");
 		at = out->len;
-		put_relative(out, msg.ptr, msg.len, pc);
+		put_relative(out, msg.ptr, msg.len, rt);
 		e->msg = callus_utf8_cut_word(out->ptr + at, out->len - at, MSG_MAX);
 		callus_buf_truncate(out, at + e->msg);
 	}
@@ -573,7 +593,7 @@ static int same_failure(const callus_diag *a, const callus_diag *b)
  * largest common cap that fits, so no failure eats another's room.
  */
 static int put_essentials(callus_buf *sum, callus_strlist *shown, const callus_diags *diags,
-			  const callus_pathctx *pc, size_t budget, const char *out, size_t out_len)
+			  const roots *rt, size_t budget, const char *out, size_t out_len)
 {
 	callus_strlist lines = CALLUS_STRLIST_INIT, keys = CALLUS_STRLIST_INIT;
 	callus_strlist diffs = CALLUS_STRLIST_INIT;
@@ -603,7 +623,7 @@ static int put_essentials(callus_buf *sum, callus_strlist *shown, const callus_d
 			continue;
 		memset(&es[n], 0, sizeof(es[n]));
 		es[n].diff[0] = es[n].diff[1] = NO_LINE;
-		if ((rc = essential_line(&line, &es[n], d, pc)) < 0)
+		if ((rc = essential_line(&line, &es[n], d, rt)) < 0)
 			goto out;
 		rc = CALLUS_ENOMEM;
 		if (!line.len)
@@ -704,27 +724,43 @@ static int repeats_shown(const char *s, size_t n, const callus_strlist *shown)
 typedef struct line_walk {
 	const char *p, *end, *prev;
 	size_t prev_n;
+	const roots *rt;
 	size_t at;        /* the line's place among those read: 0, 1, ... */
 	const char *raw;  /* the line as the output has it, its blanks left out */
 	size_t raw_len;
+	const char *line; /* as read: raw, or copy when a path was made
+			   * relative or a NUL ends it early */
+	size_t len;
+	callus_buf copy;
 } line_walk;
 
-static void walk_init(line_walk *w, const char *text, size_t len)
+static void walk_init(line_walk *w, const char *text, size_t len, const roots *rt)
 {
+	memset(w, 0, sizeof(*w));
 	w->p = text;
 	w->end = text + len;
-	w->prev = NULL;
-	w->prev_n = 0;
+	w->rt = rt;
 	w->at = (size_t)-1;
+	callus_buf_init(&w->copy, 0);
 }
 
-/* The next line into *line (cleared first), its place in w->at; 0 at the
- * end.  A line is read up to a NUL, as a string of it is. */
-static int walk_next(line_walk *w, callus_buf *line, const callus_pathctx *pc)
+/* s[0..n) as a summary reads it into b (cleared first): its paths made
+ * relative, up to a NUL as a string of it is.  Its length. */
+static size_t read_line(callus_buf *b, const char *s, size_t n, const roots *rt)
+{
+	callus_buf_clear(b);
+	put_relative(b, s, n, rt);
+	callus_buf_truncate(b, strlen(b->ptr));
+	return b->len;
+}
+
+/* The next line, w->line and w->len, its place in w->at: 1; 0 at the end;
+ * CALLUS_ENOMEM.  Most lines are read as the output has them, not copied. */
+static int walk_next(line_walk *w)
 {
 	while (w->p < w->end) {
 		const char *nl = memchr(w->p, '\n', (size_t)(w->end - w->p));
-		size_t n = (size_t)((nl ? nl : w->end) - w->p);
+		size_t n = (size_t)((nl ? nl : w->end) - w->p), cut;
 		const char *s = w->p;
 
 		w->p = nl ? nl + 1 : w->end;
@@ -740,11 +776,16 @@ static int walk_next(line_walk *w, callus_buf *line, const callus_pathctx *pc)
 		w->prev_n = n;
 		if (!n || is_code_frame(s, n) || callus_js_wrapper_noise(s, n))
 			continue;
-		callus_buf_clear(line);
-		put_relative(line, s, n, pc);
-		callus_buf_truncate(line, strlen(line->ptr));
 		w->raw = s;
 		w->raw_len = n;
+		w->line = s;
+		w->len = n;
+		if (next_root(s, n, 0, w->rt, &cut) < n || memchr(s, '\0', n)) {
+			w->len = read_line(&w->copy, s, n, w->rt);
+			w->line = w->copy.ptr;
+			if (callus_buf_status(&w->copy) < 0)
+				return CALLUS_ENOMEM;
+		}
 		w->at++;
 		return 1;
 	}
@@ -760,19 +801,79 @@ typedef struct line_ref {
 	uint32_t raw_len, len;
 } line_ref;
 
+/* Into lines (pooled, indexed), each line of refs[0..n) whose length and
+ * newline fit in room, once, as its first place has it; its place among
+ * the lines read in at[], the caller's (freed by it).  0 or
+ * CALLUS_ENOMEM. */
+static int lines_that_fit(callus_strlist *lines, size_t **at, const line_ref *refs, size_t n,
+			  size_t room, const char *text, const roots *rt)
+{
+	callus_buf line = CALLUS_BUF_INIT;
+	size_t cap = 0;
+	int rc = CALLUS_ENOMEM;
+
+	if (callus_strlist_pool(lines) < 0 || callus_strlist_index(lines) < 0)
+		goto out;
+	for (size_t k = 0; k < n; k++) {
+		const line_ref *r = &refs[k];
+		const char *t = text + r->off;
+		int added;
+
+		if ((size_t)r->len + 1 > room)
+			continue;
+		if (r->len != r->raw_len) {
+			read_line(&line, t, r->raw_len, rt);
+			t = line.ptr;
+		}
+		if (callus_buf_status(&line) < 0 ||
+		    callus_strlist_add_unique(lines, t, r->len, &added) < 0)
+			goto out;
+		if (!added)
+			continue;
+		if (lines->count > cap) {
+			size_t *a = callus_array_grow(*at, &cap, lines->count, sizeof(**at));
+
+			if (!a)
+				goto out;
+			*at = a;
+		}
+		(*at)[lines->count - 1] = r->at;
+	}
+	rc = 0;
+out:
+	callus_buf_release(&line);
+	return rc;
+}
+
+/* The line w read, in refs (*n of them, room for *cap): 0 or
+ * CALLUS_ENOMEM. */
+static int ref_add(line_ref **refs, size_t *n, size_t *cap, const line_walk *w, const char *text)
+{
+	line_ref *r = callus_array_grow(*refs, cap, *n + 1, sizeof(**refs));
+
+	if (!r)
+		return CALLUS_ENOMEM;
+	*refs = r;
+	r[*n].at = w->at;
+	r[*n].off = (size_t)(w->raw - text);
+	r[*n].raw_len = (uint32_t)w->raw_len;
+	r[(*n)++].len = (uint32_t)w->len;
+	return 0;
+}
+
 int callus_summary_build(char **out, const char *text, size_t len, const char *output,
 			 size_t output_len, const callus_pathctx *pc, const callus_diags *diags)
 {
-	callus_buf sum = CALLUS_BUF_INIT, line = CALLUS_BUF_INIT, first = CALLUS_BUF_INIT,
-		   totals = CALLUS_BUF_INIT;
+	callus_buf sum = CALLUS_BUF_INIT, first = CALLUS_BUF_INIT, totals = CALLUS_BUF_INIT;
 	callus_strlist lines = CALLUS_STRLIST_INIT, shown = CALLUS_STRLIST_INIT,
 		       seen = CALLUS_STRLIST_INIT;
 	unsigned char *chosen = NULL;
-	size_t *at = NULL, nat = 0, used, room, totals_at = (size_t)-1, reserve = 0;
+	size_t *at = NULL, used, room, totals_at = (size_t)-1, reserve = 0;
 	line_ref *refs = NULL;
 	size_t nrefs = 0, refs_cap = 0;
-	int rc = CALLUS_ENOMEM, any = 0, totals_chosen = 0;
+	int rc = CALLUS_ENOMEM, more, totals_chosen = 0;
 	line_walk w;
+	roots rt;
 
 	/* Every line of the output is read for the totals, the last line of
 	 * them to appear (each by its first place): room is kept for it
@@ -780,50 +881,38 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 	 * that can still fit are kept, once the failures have taken their
 	 * room (thousands of a build's error lines, each kept and indexed,
 	 * for a summary of 500 bytes the failures filled): where each is, in
-	 * a list of places, not read again. */
-	/* the totals lines seen, to tell a first place from a later one:
-	 * every line of some outputs reads as one (eslint's "10:1  error") */
+	 * a list of places, not read again.  The totals lines seen are kept
+	 * to tell a first place from a later one, indexed: every line of
+	 * some outputs reads as one (eslint's "10:1  error"). */
+	roots_of(&rt, pc);
+	walk_init(&w, text, len, &rt);
 	if (callus_strlist_pool(&seen) < 0 || callus_strlist_index(&seen) < 0)
 		goto out;
-	walk_init(&w, text, len);
-	while (walk_next(&w, &line, pc)) {
+	while ((more = walk_next(&w)) > 0) {
 		int added;
 
-		if (!any) {
-			any = 1;
-			callus_buf_put(&first, line.ptr, line.len);
-		}
-		if (line.len <= CALLUS_SUMMARY_MAX && w.raw_len <= UINT32_MAX) {
-			if (nrefs == refs_cap) {
-				line_ref *r = callus_array_grow(refs, &refs_cap, nrefs + 1,
-								sizeof(*refs));
-
-				if (!r)
-					goto out;
-				refs = r;
-			}
-			refs[nrefs].at = w.at;
-			refs[nrefs].off = (size_t)(w.raw - text);
-			refs[nrefs].raw_len = (uint32_t)w.raw_len;
-			refs[nrefs++].len = (uint32_t)line.len;
-		}
-		if (!callus_summary_is_totals(line.ptr, line.len))
+		if (w.at == 0)
+			callus_buf_put(&first, w.line, w.len);
+		if (w.len <= CALLUS_SUMMARY_MAX && w.raw_len <= UINT32_MAX &&
+		    ref_add(&refs, &nrefs, &refs_cap, &w, text) < 0)
+			goto out;
+		if (!callus_summary_is_totals(w.line, w.len))
 			continue;
-		if (callus_strlist_add_unique(&seen, line.ptr, line.len, &added) < 0)
+		if (callus_strlist_add_unique(&seen, w.line, w.len, &added) < 0)
 			goto out;
 		if (added) {
 			callus_buf_clear(&totals);
-			callus_buf_put(&totals, line.ptr, line.len);
+			callus_buf_put(&totals, w.line, w.len);
 			totals_at = w.at;
 		}
 	}
-	if (callus_buf_status(&first) < 0 || callus_buf_status(&totals) < 0)
+	if (more < 0 || callus_buf_status(&first) < 0 || callus_buf_status(&totals) < 0)
 		goto out;
 	if (totals_at != (size_t)-1)
 		reserve = totals.len + 1;
 	/* what the parser understood comes first, every failure of it, so
 	 * that the later files and tests survive a long first one */
-	if ((rc = put_essentials(&sum, &shown, diags, pc, CALLUS_SUMMARY_MAX - reserve, output,
+	if ((rc = put_essentials(&sum, &shown, diags, &rt, CALLUS_SUMMARY_MAX - reserve, output,
 				 output_len)) < 0)
 		goto out;
 	rc = CALLUS_ENOMEM;
@@ -838,53 +927,25 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 	 * says again a failure listed above.  A line takes its length and a
 	 * newline: those longer than the room left now are never taken. */
 	room = used <= CALLUS_SUMMARY_MAX + 1 ? CALLUS_SUMMARY_MAX + 1 - used : 0;
-	if (room > 1) {
-		if (callus_strlist_pool(&lines) < 0 || callus_strlist_index(&lines) < 0)
-			goto out;
-		for (size_t k = 0; k < nrefs; k++) {
-			const line_ref *r = &refs[k];
-			const char *t = text + r->off;
-			int added;
+	if (room > 1 && lines_that_fit(&lines, &at, refs, nrefs, room, text, &rt) < 0)
+		goto out;
+	if (lines.count && !(chosen = calloc(lines.count, 1)))
+		goto out;
+	/* the totals line among them is taken already */
+	for (size_t i = 0; totals_chosen && i < lines.count; i++)
+		if (at[i] == totals_at)
+			chosen[i] = 1;
+	for (int rank = 2; rank >= 0; rank--)
+		for (size_t i = 0; i < lines.count; i++) {
+			size_t n = strlen(lines.items[i]);
 
-			if ((size_t)r->len + 1 > room)
+			if (chosen[i] || used + n + 1 > CALLUS_SUMMARY_MAX + 1 ||
+			    callus_line_rank(lines.items[i], n) != rank ||
+			    repeats_shown(lines.items[i], n, &shown))
 				continue;
-			/* a path made relative, or a NUL: read as before */
-			if (r->len != r->raw_len) {
-				callus_buf_clear(&line);
-				put_relative(&line, t, r->raw_len, pc);
-				t = line.ptr;
-			}
-			if (callus_strlist_add_unique(&lines, t, r->len, &added) < 0)
-				goto out;
-			if (!added)
-				continue;
-			if (lines.count > nat) {
-				size_t *a = callus_array_grow(at, &nat, lines.count, sizeof(*at));
-
-				if (!a)
-					goto out;
-				at = a;
-			}
-			at[lines.count - 1] = r->at;
+			chosen[i] = 1;
+			used += n + 1;
 		}
-		if (lines.count && !(chosen = calloc(lines.count, 1)))
-			goto out;
-		/* the totals line among them is taken already */
-		for (size_t i = 0; totals_chosen && i < lines.count; i++)
-			if (at[i] == totals_at)
-				chosen[i] = 1;
-		for (int rank = 2; rank >= 0; rank--)
-			for (size_t i = 0; i < lines.count; i++) {
-				size_t n = strlen(lines.items[i]);
-
-				if (chosen[i] || used + n + 1 > CALLUS_SUMMARY_MAX + 1 ||
-				    callus_line_rank(lines.items[i], n) != rank ||
-				    repeats_shown(lines.items[i], n, &shown))
-					continue;
-				chosen[i] = 1;
-				used += n + 1;
-			}
-	}
 	/* the lines taken in the output's order, the totals line at its place */
 	for (size_t i = 0; i <= lines.count; i++) {
 		if (totals_chosen && (i == lines.count || at[i] >= totals_at)) {
@@ -904,8 +965,9 @@ int callus_summary_build(char **out, const char *text, size_t len, const char *o
 	if (sum.len > CALLUS_SUMMARY_MAX)
 		callus_buf_truncate(&sum, callus_utf8_cut_word(sum.ptr, sum.len, CALLUS_SUMMARY_MAX));
 	/* a first line longer than the whole budget is cut, not dropped */
-	if (!sum.len && any)
-		callus_buf_put(&sum, first.ptr, callus_utf8_cut_word(first.ptr, first.len, CALLUS_SUMMARY_MAX));
+	if (!sum.len && first.len)
+		callus_buf_put(&sum, first.ptr,
+			       callus_utf8_cut_word(first.ptr, first.len, CALLUS_SUMMARY_MAX));
 	if ((rc = callus_buf_status(&sum)) == 0)
 		*out = callus_buf_detach(&sum);
 out:
@@ -913,9 +975,9 @@ out:
 	free(at);
 	free(refs);
 	callus_buf_release(&sum);
-	callus_buf_release(&line);
 	callus_buf_release(&first);
 	callus_buf_release(&totals);
+	callus_buf_release(&w.copy);
 	callus_strlist_release(&lines);
 	callus_strlist_release(&shown);
 	callus_strlist_release(&seen);

@@ -566,6 +566,28 @@ static void summary_as_from_every_line(void **state)
 	}
 }
 
+/* A NUL inside a line ends it, as a string of it ends (the output is read
+ * as the store keeps text): what follows it on that line is never shown,
+ * and the line so cut is taken once with its like. */
+static void a_nul_ends_its_line(void **state)
+{
+	/* nine lines first: the list of lines is then a hashed one */
+	static const char text[] = "a1\na2\na3\na4\na5\na6\na7\na8\na9\n"
+				   "error: expected ';'\0 hidden after a NUL\n"
+				   "error: expected ';'\n"
+				   "/w/src/a.c:3: error: x\0/w/hidden\n"
+				   "2 failed\n";
+	callus_pathctx pc = { "/w", NULL, "", NULL };
+	char *s = NULL;
+
+	(void)state;
+	assert_int_equal(callus_summary_build(&s, text, sizeof(text) - 1, NULL, 0, &pc, NULL), 0);
+	assert_null(strstr(s, "hidden"));
+	assert_string_equal(s, "a1\na2\na3\na4\na5\na6\na7\na8\na9\nerror: expected ';'\n"
+			       "src/a.c:3: error: x\n2 failed");
+	free(s);
+}
+
 static void repeated_lines_sum_up_once(void **state)
 {
 	static const char once[] = "building\n"
@@ -613,6 +635,7 @@ int main(void)
 		cmocka_unit_test(totals_found_as_said),
 		cmocka_unit_test(repeats),
 		cmocka_unit_test(repeated_lines_sum_up_once),
+		cmocka_unit_test(a_nul_ends_its_line),
 		cmocka_unit_test(summary_as_from_every_line),
 	};
 
