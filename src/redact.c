@@ -39,8 +39,8 @@
 
 /*
  * Most of a tool's output starts no match: the scan went on a byte at a
- * time through two table lookups (start, wordy), some ten instructions a
- * byte, a twelfth of a megabyte's recording.  With SSE2 sixteen bytes are
+ * time through two table lookups (start, wordy) for every byte of it.
+ * With SSE2 sixteen bytes are
  * asked at once whether they may start one, by the classes the tables
  * are made of: a byte of ":=-~>" anywhere, or at a word's start a word
  * byte (ASCII letter, digit, '_', '-') or '#'.  That is more than the

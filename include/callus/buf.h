@@ -40,8 +40,8 @@ int callus_buf_grow(callus_buf *b, size_t extra);
  * The pages of p[0..len) that are about to be written, faulted in by one
  * call into the kernel (Linux 5.14's MADV_POPULATE_WRITE) rather than a
  * trap each as they are first touched: a megabyte of output is written
- * several times over by a recording, some 1,600 faults, each dearer in a
- * virtual machine than the write it waits for.  Only for spans of
+ * several times over by a recording (some 1,600 page faults; the minimums
+ * of bench/results/record1m-prefault-a5052421.md).  Only for spans of
  * CALLUS_PREFAULT_MIN bytes or more, and only for bytes the caller will
  * write (a page faulted in and never used is zeroed for nothing).  A
  * kernel without it, or a failure, changes nothing.
