@@ -159,6 +159,8 @@ static void test_sixteen_as_tables(void **state)
 	(void)state;
 #ifdef __SSE2__
 	assert_int_equal(r->sixteen, 1);
+#else
+	skip(); /* the tables alone, both ways: nothing to compare */
 #endif
 	memcpy(&tables, r, sizeof(tables));
 	tables.sixteen = 0;
