@@ -56,6 +56,16 @@ static void relativize(void **state)
 			assert_int_equal(callus_path_relativize(&b, &ws, p, (size_t)n), 1);
 		}
 	}
+	/* a component as long as the lengths' bits go, and longer */
+	for (size_t n = 62; n <= 130; n++) {
+		char p[160];
+
+		memcpy(p, "src/", 4);
+		memset(p + 4, 'a', n);
+		memcpy(p + 4 + n, "/x.c", 5);
+		assert_int_equal(callus_path_relativize(&b, &ws, p, n + 8), 1);
+		assert_string_equal(b.ptr, p);
+	}
 	assert_int_equal(callus_path_relativize(&b, &sub, "../../x.c", 9), 0);
 	/* a name in UTF-8 is one; a byte that is not UTF-8, the character
 	 * that replaced one, a control byte and DEL make none */
