@@ -93,9 +93,9 @@ int callus_pu_each_line(const callus_parse_input *in,
 	return rc;
 }
 
-long callus_pu_find(const char *s, size_t len, const char *needle)
+long callus_pu_findn(const char *s, size_t len, const char *needle, size_t n)
 {
-	size_t n = strlen(needle), k = 0;
+	size_t k = 0;
 
 	if (!n)
 		return 0;

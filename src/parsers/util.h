@@ -72,8 +72,16 @@ static inline int callus_pu_ends(const char *s, size_t len, const char *suffix)
 	return len >= n && !memcmp(s + len - n, suffix, n);
 }
 
-/* Offset of needle in s[0..len), or -1. */
-long callus_pu_find(const char *s, size_t len, const char *needle);
+/* Offset of needle[0..n) in s[0..len), or -1. */
+long callus_pu_findn(const char *s, size_t len, const char *needle, size_t n);
+
+/* Offset of needle in s[0..len), or -1: inline, so that a literal's
+ * length is known where it is compiled (a build's every line asks for
+ * two, each measured again by strlen). */
+static inline long callus_pu_find(const char *s, size_t len, const char *needle)
+{
+	return callus_pu_findn(s, len, needle, strlen(needle));
+}
 /* Leading/trailing spaces and tabs removed, in place. */
 void callus_pu_trim(const char **s, size_t *len);
 /* Count of leading spaces and tabs. */
