@@ -267,23 +267,43 @@ typedef struct line_bits {
 	uint64_t digit[DIGIT_WORDS], blank[DIGIT_WORDS], sep[DIGIT_WORDS];
 } line_bits;
 
+#ifdef __SSE2__
+/* Sixteen bits of m, those of line[k..k+16), into w: across two words
+ * when k is not a multiple of sixteen (the last block). */
+CALLUS_SPAN_INLINE void put_bits(uint64_t w[DIGIT_WORDS], size_t k, __m128i m)
+{
+	uint64_t b = (unsigned)_mm_movemask_epi8(m);
+
+	w[k / 64] |= b << (k % 64);
+	if (k % 64 > 48)
+		w[k / 64 + 1] |= b >> (64 - k % 64);
+}
+
+CALLUS_SPAN_INLINE void block_bits(const char *line, size_t k, line_bits *lb)
+{
+	__m128i v = callus_sse_load(line + k);
+	__m128i blank = _mm_or_si128(callus_sse_is(v, ' '), callus_sse_is(v, '\t'));
+
+	put_bits(lb->digit, k, callus_sse_in_range(v, '0', '9'));
+	put_bits(lb->blank, k, blank);
+	put_bits(lb->sep, k, _mm_or_si128(blank, _mm_or_si128(callus_sse_is(v, ':'),
+							       callus_sse_is(v, '='))));
+}
+#endif
+
 static void bits_of(const char *line, size_t len, line_bits *lb)
 {
 	size_t k = 0;
 
 	memset(lb, 0, sizeof(*lb));
 #ifdef __SSE2__
-	for (; k + 16 <= len; k += 16) {
-		__m128i v = callus_sse_load(line + k);
-		__m128i blank = _mm_or_si128(callus_sse_is(v, ' '), callus_sse_is(v, '\t'));
-		__m128i sep = _mm_or_si128(blank, _mm_or_si128(callus_sse_is(v, ':'),
-							       callus_sse_is(v, '=')));
-
-		lb->digit[k / 64] |= (uint64_t)(unsigned)_mm_movemask_epi8(
-					     callus_sse_in_range(v, '0', '9'))
-				     << (k % 64);
-		lb->blank[k / 64] |= (uint64_t)(unsigned)_mm_movemask_epi8(blank) << (k % 64);
-		lb->sep[k / 64] |= (uint64_t)(unsigned)_mm_movemask_epi8(sep) << (k % 64);
+	if (len >= 16) {
+		for (; k + 16 <= len; k += 16)
+			block_bits(line, k, lb);
+		/* the rest as the last sixteen bytes, read again */
+		if (k < len)
+			block_bits(line, len - 16, lb);
+		return;
 	}
 #endif
 	for (; k < len; k++) {
