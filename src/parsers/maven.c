@@ -61,6 +61,9 @@ static size_t level_prefix(const char *s, size_t len)
 {
 	static const char *const levels[] = { "[ERROR]", "[INFO]", "[WARNING]", "[WARN]", "[DEBUG]" };
 
+	/* each level opens with '[': a sniffer asks it of every line */
+	if (!len || s[0] != '[')
+		return 0;
 	for (size_t k = 0; k < sizeof(levels) / sizeof(levels[0]); k++) {
 		size_t n = strlen(levels[k]);
 		if (callus_pu_starts(s, len, levels[k]))

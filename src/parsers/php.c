@@ -41,8 +41,11 @@ static int php_line(const char *s, size_t len, php_error *e)
 
 	if (callus_pu_starts(s, len, "PHP "))
 		i = 4;
+	/* each kind's first byte asked first: a sniffer asks it of every
+	 * line of a build's first and last 64 KB */
 	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-		if (callus_pu_starts(s + i, len - i, kinds[k].prefix))
+		if (i < len && s[i] == kinds[k].prefix[0] &&
+		    callus_pu_starts(s + i, len - i, kinds[k].prefix))
 			break;
 	if (k == sizeof(kinds) / sizeof(kinds[0]))
 		return 0;
