@@ -1458,6 +1458,71 @@ static void linker_file_from_the_command(void **state)
 	callus_failure_release(&f);
 }
 
+/* The linker's two phrases are found wherever a line has them (the
+ * search reads sixteen places at a time, then the last sixteen again):
+ * each at every place of lines of 23 to 90 bytes, "ef" elsewhere in the
+ * line, and both in one line, where "undefined reference to " is read
+ * wherever it is. */
+static void linker_phrases_anywhere(void **state)
+{
+	static const char *const phrases[] = { "undefined reference to ",
+					       "multiple definition of " };
+	callus_buf out = CALLUS_BUF_INIT;
+	callus_failure f;
+
+	(void)state;
+	for (size_t p = 0; p < 2; p++)
+		for (size_t pad = 0; pad <= 48; pad++)
+			for (size_t tail = 0; tail <= 20; tail += 4) {
+				callus_buf_clear(&out);
+				callus_buf_puts(&out, "/usr/bin/ld: o");
+				for (size_t k = 0; k < pad; k++)
+					callus_buf_putc(&out, k % 7 == 3 ? 'e' : k % 5 == 1 ? 'f' : 'x');
+				callus_buf_puts(&out, ".o: ");
+				callus_buf_puts(&out, phrases[p]);
+				callus_buf_puts(&out, "`sym'");
+				for (size_t k = 0; k < tail; k++)
+					callus_buf_puts(&out, k % 2 ? "f" : "e");
+				callus_buf_puts(&out, "\ncollect2: error: ld returned 1 exit status\n");
+				analyse_data(&f, "gcc -o prog main.c", out.ptr, out.len, "c-app", "");
+				if (f.diags.count != 1 || !f.diags.items[0].message ||
+				    strncmp(f.diags.items[0].message, phrases[p], strlen(phrases[p])))
+					fail_msg("\"%s\": %zu errors, \"%s\"", out.ptr, f.diags.count,
+						 f.diags.count && f.diags.items[0].message
+							 ? f.diags.items[0].message
+							 : "");
+				callus_failure_release(&f);
+			}
+	/* a line that begins with either */
+	for (size_t p = 0; p < 2; p++) {
+		callus_buf_clear(&out);
+		callus_buf_puts(&out, phrases[p]);
+		callus_buf_puts(&out, "`sym'\ncollect2: error: ld returned 1 exit status\n");
+		analyse_data(&f, "gcc -o prog main.c", out.ptr, out.len, "c-app", "");
+		assert_int_equal(f.diags.count, 1);
+		assert_non_null(f.diags.items[0].message);
+		assert_true(strncmp(f.diags.items[0].message, phrases[p], strlen(phrases[p])) == 0);
+		callus_failure_release(&f);
+	}
+	/* both: the undefined reference, before or after the other */
+	for (size_t pad = 0; pad <= 20; pad++) {
+		callus_buf_clear(&out);
+		callus_buf_puts(&out, "/usr/bin/ld: o");
+		for (size_t k = 0; k < pad; k++)
+			callus_buf_putc(&out, 'x');
+		callus_buf_puts(&out, ".o: ");
+		callus_buf_puts(&out, pad % 2 ? "multiple definition of `a'; undefined reference to `b'\n"
+					      : "undefined reference to `b'; multiple definition of `a'\n");
+		callus_buf_puts(&out, "collect2: error: ld returned 1 exit status\n");
+		analyse_data(&f, "gcc -o prog main.c", out.ptr, out.len, "c-app", "");
+		assert_int_equal(f.diags.count, 1);
+		assert_non_null(f.diags.items[0].message);
+		assert_true(strncmp(f.diags.items[0].message, "undefined reference to `b'", 26) == 0);
+		callus_failure_release(&f);
+	}
+	callus_buf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1486,6 +1551,7 @@ int main(void)
 		cmocka_unit_test(outside_paths),
 		cmocka_unit_test(go_from_parent),
 		cmocka_unit_test(linker_file_from_the_command),
+		cmocka_unit_test(linker_phrases_anywhere),
 		cmocka_unit_test(gxx_error_from_a_system_header),
 		cmocka_unit_test(any_line_asks_each_run_once),
 		cmocka_unit_test(sniff_first_as_each_in_turn),
