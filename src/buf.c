@@ -160,14 +160,6 @@ int callus_buf_puts(callus_buf *b, const char *s)
 	return callus_buf_put(b, s, strlen(s));
 }
 
-int callus_buf_putc(callus_buf *b, char c)
-{
-	if (!has_room(b, 1))
-		return callus_buf_put(b, &c, 1);
-	b->ptr[b->len++] = c;
-	b->ptr[b->len] = '\0';
-	return 0;
-}
 
 /* n's digits, and a '-' before them when negative, put in one write (past
  * a ceiling, refused whole, as a printf is). */

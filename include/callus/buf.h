@@ -54,7 +54,16 @@ int callus_buf_prefault(callus_buf *b, size_t extra);
 
 int callus_buf_put(callus_buf *b, const void *data, size_t len);
 int callus_buf_puts(callus_buf *b, const char *s);
-int callus_buf_putc(callus_buf *b, char c);
+/* One byte: inline where there is room (a megabyte's recording puts some
+ * 50,000 bytes one at a time, a call each), else callus_buf_put's. */
+static inline int callus_buf_putc(callus_buf *b, char c)
+{
+	if (b->failed || b->cap - b->len <= 1 || (b->limit && b->len + 1 > b->limit))
+		return callus_buf_put(b, &c, 1);
+	b->ptr[b->len++] = c;
+	b->ptr[b->len] = '\0';
+	return 0;
+}
 /* n in decimal, as printf's "%llu" and "%lld" write it, in one write:
  * for the paths that put a number a line (a printf is some 900
  * instructions). */
