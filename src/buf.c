@@ -92,7 +92,7 @@ static inline int has_room(const callus_buf *b, size_t len)
 	return !b->failed && len < b->cap - b->len && (!b->limit || b->len + len <= b->limit);
 }
 
-int callus_buf_put(callus_buf *b, const void *data, size_t len)
+int callus_buf_put_grow(callus_buf *b, const void *data, size_t len)
 {
 	int rc;
 

@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 extern char callus_buf__empty[];
 
@@ -52,7 +53,20 @@ void callus_prefault(void *p, size_t len);
  * (callus_buf_grow). */
 int callus_buf_prefault(callus_buf *b, size_t extra);
 
-int callus_buf_put(callus_buf *b, const void *data, size_t len);
+/* len bytes of data, which may lie in b itself.  The room asked inline
+ * (a megabyte's recording puts some 180,000 runs), the rest by
+ * callus_buf_put_grow(). */
+int callus_buf_put_grow(callus_buf *b, const void *data, size_t len);
+static inline int callus_buf_put(callus_buf *b, const void *data, size_t len)
+{
+	if (b->failed || len >= b->cap - b->len || (b->limit && b->len + len > b->limit))
+		return callus_buf_put_grow(b, data, len);
+	if (len)
+		memmove(b->ptr + b->len, data, len);
+	b->len += len;
+	b->ptr[b->len] = '\0';
+	return 0;
+}
 int callus_buf_puts(callus_buf *b, const char *s);
 /* One byte: inline where there is room (a megabyte's recording puts some
  * 50,000 bytes one at a time, a call each), else callus_buf_put's. */
