@@ -16,6 +16,35 @@ int callus_sql_bind_text(sqlite3_stmt *st, int i, const char *v)
 	return sqlite3_bind_text(st, i, v ? v : "", -1, SQLITE_TRANSIENT);
 }
 
+/* The number the n digits at s write. */
+static int digits(const char *s, int n)
+{
+	int v = 0;
+
+	while (n--)
+		v = v * 10 + (*s++ - '0');
+	return v;
+}
+
+int callus_sql_bind_epoch(sqlite3_stmt *st, int i, const char *now)
+{
+	/* "2026-12-04T14:35:10.123Z": SQLite reads it as UTC, to the second */
+	static const char form[] = "dddd-dd-ddTdd:dd:dd.dddZ";
+	long long sec;
+
+	if (!now || strlen(now) != sizeof(form) - 1)
+		return sqlite3_bind_null(st, i);
+	for (size_t k = 0; k < sizeof(form) - 1; k++)
+		if (form[k] == 'd' ? now[k] < '0' || now[k] > '9' : now[k] != form[k])
+			return sqlite3_bind_null(st, i);
+	/* in seconds: years past 2262 are past a count of nanoseconds */
+	if (callus_time_civil(digits(now, 4), digits(now + 5, 2), digits(now + 8, 2),
+			      digits(now + 11, 2), digits(now + 14, 2), digits(now + 17, 2), &sec) < 0 ||
+	    sec < 0)
+		return sqlite3_bind_null(st, i);
+	return sqlite3_bind_int64(st, i, sec);
+}
+
 int callus_sql_bind_text_or_null(sqlite3_stmt *st, int i, const char *v)
 {
 	return v ? sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);

@@ -70,4 +70,15 @@ char *callus_sql_time_before(const char *now, int64_t seconds);
  * (schema 20); a text not in a format SQLite reads is the clock's. */
 #define CALLUS_SQL_EPOCH(p) "coalesce(unixepoch(" p "), unixepoch('now'))"
 
+/* The same, the seconds given in the parameter named k when they are
+ * known (callus_sql_bind_epoch): SQLite reads no date a row. */
+#define CALLUS_SQL_EPOCH_KNOWN(k, p) "coalesce(" k ", unixepoch(" p "), unixepoch('now'))"
+
+/* At i, the seconds since 1970 of now when it is in callus_now_iso8601()'s
+ * own format, as SQLite's unixepoch() reads it; NULL for any other text,
+ * which CALLUS_SQL_EPOCH_KNOWN leaves to SQLite (a date of an import,
+ * with an offset, SQLite reads as callus_time_parse() does not).  An
+ * SQLite result code. */
+int callus_sql_bind_epoch(sqlite3_stmt *st, int i, const char *now);
+
 #endif

@@ -897,6 +897,71 @@ static off_t wal_size(const fixture *f)
 	return stat(wal, &st) == 0 ? st.st_size : 0;
 }
 
+/* The seconds callus_sql_bind_epoch() binds are SQLite's unixepoch() of
+ * the same text, for times of callus's own format from 1970 to 9999 (each
+ * month's last days, leap years); other texts are bound as NULL, which
+ * CALLUS_SQL_EPOCH_KNOWN leaves to SQLite: the two give one value for
+ * every text. */
+static void epoch_bound_as_sqlite_reads_it(void **state)
+{
+	static const char *const others[] = {
+		"2026-12-04T14:35:10Z", "2026-12-04T14:35:10.123+02:00", "2026-12-04 14:35:10.123Z",
+		"2026-12-04T14:35:10.1234Z", "2026-02-30T00:00:00.000Z", "2026-13-01T00:00:00.000Z",
+		"2026-12-04T24:00:00.000Z", "x026-12-04T14:35:10.123Z", "", "now",
+	};
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	char now[CALLUS_TIME_ISO8601_LEN + 1];
+
+	(void)state;
+	assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+					    "SELECT ?1, unixepoch(?2), " CALLUS_SQL_EPOCH_KNOWN("?1", "?2")
+					    ", " CALLUS_SQL_EPOCH("?2"),
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	for (int round = 0; round < 20000; round++) {
+		long long sec;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* days' ends and beginnings often, any second of 1970 - 9999 */
+		sec = (long long)(x % 253402300800ULL);
+		if (round % 3 == 0)
+			sec -= sec % 86400 + (round % 2);
+		if (sec < 0)
+			sec = 0;
+		callus_time_iso8601_put(now, sec, (long)(x % 1000000000u));
+		now[CALLUS_TIME_ISO8601_LEN] = '\0';
+		callus_sql_bind_epoch(st, 1, now);
+		callus_sql_bind_text(st, 2, now);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER ||
+		    sqlite3_column_int64(st, 0) != sqlite3_column_int64(st, 1) ||
+		    sqlite3_column_int64(st, 0) != sec)
+			fail_msg("%s: bound %lld, SQLite reads %lld", now,
+				 (long long)sqlite3_column_int64(st, 0),
+				 (long long)sqlite3_column_int64(st, 1));
+		sqlite3_reset(st);
+	}
+	for (size_t k = 0; k < sizeof(others) / sizeof(*others); k++) {
+		callus_sql_bind_epoch(st, 1, others[k]);
+		callus_sql_bind_text(st, 2, others[k]);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_type(st, 0), SQLITE_NULL);
+		/* either way the same second */
+		assert_true(sqlite3_column_int64(st, 2) - sqlite3_column_int64(st, 3) <= 1);
+		sqlite3_reset(st);
+	}
+	callus_sql_bind_epoch(st, 1, NULL);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_type(st, 0), SQLITE_NULL);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
 /* A column copied into a fixed buffer: cut to fit, always terminated, ""
  * for NULL (snprintf's "%s" gave "(null)"). */
 static void column_copy_cuts_and_terminates(void **state)
@@ -1490,6 +1555,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(statements_kept_for_the_next_use, setup, teardown),
 		cmocka_unit_test(json_lists_read_as_jansson_reads_them),
+		cmocka_unit_test(epoch_bound_as_sqlite_reads_it),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
