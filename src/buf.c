@@ -212,14 +212,15 @@ int callus_buf_put_json_chars(callus_buf *b, const char *s, size_t n)
 		if ((rc = callus_buf_put(b, s + run, i - run)) < 0 || i >= n)
 			break;
 		c = (unsigned char)s[i++];
+		/* two bytes each, put inline: a megabyte's newlines go by here */
 		switch (c) {
-		case '"': rc = callus_buf_puts(b, "\\\""); break;
-		case '\\': rc = callus_buf_puts(b, "\\\\"); break;
-		case '\b': rc = callus_buf_puts(b, "\\b"); break;
-		case '\f': rc = callus_buf_puts(b, "\\f"); break;
-		case '\n': rc = callus_buf_puts(b, "\\n"); break;
-		case '\t': rc = callus_buf_puts(b, "\\t"); break;
-		case '\r': rc = callus_buf_puts(b, "\\r"); break;
+		case '"': rc = callus_buf_put(b, "\\\"", 2); break;
+		case '\\': rc = callus_buf_put(b, "\\\\", 2); break;
+		case '\b': rc = callus_buf_put(b, "\\b", 2); break;
+		case '\f': rc = callus_buf_put(b, "\\f", 2); break;
+		case '\n': rc = callus_buf_put(b, "\\n", 2); break;
+		case '\t': rc = callus_buf_put(b, "\\t", 2); break;
+		case '\r': rc = callus_buf_put(b, "\\r", 2); break;
 		default: {
 			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
 

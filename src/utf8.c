@@ -60,6 +60,12 @@ int callus_utf8_valid(const char *s, size_t len)
 			i += 8;
 			continue;
 		}
+		/* an ASCII byte of a short string's tail at once: a list of
+		 * 7,815 file names is checked before it is stored */
+		if (p[i] < 0x80) {
+			i++;
+			continue;
+		}
 		n = seq_len(p + i, len - i);
 		if (!n)
 			return 0;
