@@ -13,6 +13,71 @@
 
 #include "callus/utf8.h"
 
+/* Valid UTF-8 said the long way (RFC 3629): a lead byte, as many
+ * continuation bytes as it says, no overlong form, no surrogate, nothing
+ * past U+10FFFF. */
+static int valid_as_said(const unsigned char *s, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		unsigned c = s[i], cp;
+		size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+				: c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+
+		if (!n || i + n > len)
+			return 0;
+		cp = n == 1 ? c : n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
+		for (size_t k = 1; k < n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+		i += n;
+	}
+	return 1;
+}
+
+/* callus_utf8_valid() on 100,000 strings of 0 to 24 bytes (ASCII runs
+ * that take a word of eight and leave a tail, characters of two to four
+ * bytes, stray continuation and lead bytes, surrogates, overlongs)
+ * answers as said. */
+static void valid_as_defined(void **state)
+{
+	static const char *const pieces[] = {
+		"a", "abc", "abcdefgh", "\xc3\xa9", "\xe2\x9c\x95", "\xf0\x9f\x98\x80", "\x80",
+		"\xbf", "\xc3", "\xe2\x9c", "\xed\xa0\x80", "\xc0\xaf", "\xe0\x80\xaf",
+		"\xf4\x90\x80\x80", "\xf8", "\xff", "\x7f", "\t",
+	};
+	uint64_t x = 0x853c49e6748fea9bu;
+	unsigned char s[64];
+	int seen[2] = { 0, 0 };
+
+	(void)state;
+	for (int round = 0; round < 100000; round++) {
+		size_t len = 0;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		for (unsigned k = 0, np = (unsigned)(x % 6); k < np; k++) {
+			const char *p = pieces[(x >> (8 + 5 * k)) % (sizeof(pieces) / sizeof(*pieces))];
+			size_t n = strlen(p);
+
+			if (len + n > 24)
+				break;
+			memcpy(s + len, p, n);
+			len += n;
+		}
+		if (callus_utf8_valid((const char *)s, len) != valid_as_said(s, len))
+			fail_msg("round %d, %zu bytes: %d, as said %d", round, len,
+				 callus_utf8_valid((const char *)s, len), valid_as_said(s, len));
+		seen[valid_as_said(s, len)]++;
+	}
+	assert_true(seen[0] > 10000 && seen[1] > 10000);
+}
+
 static size_t cut(const char *s, size_t max)
 {
 	return callus_utf8_cut_word(s, strlen(s), max);
@@ -47,6 +112,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cut_word),
+		cmocka_unit_test(valid_as_defined),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
