@@ -117,16 +117,6 @@ long callus_pu_findn(const char *s, size_t len, const char *needle, size_t n)
 	return -1;
 }
 
-void callus_pu_trim(const char **s, size_t *len)
-{
-	while (*len && (**s == ' ' || **s == '\t')) {
-		(*s)++;
-		(*len)--;
-	}
-	while (*len && ((*s)[*len - 1] == ' ' || (*s)[*len - 1] == '\t'))
-		(*len)--;
-}
-
 size_t callus_pu_indent(const char *s, size_t len)
 {
 	size_t i = 0;

@@ -83,7 +83,21 @@ static inline long callus_pu_find(const char *s, size_t len, const char *needle)
 	return callus_pu_findn(s, len, needle, strlen(needle));
 }
 /* Leading/trailing spaces and tabs removed, in place. */
-void callus_pu_trim(const char **s, size_t *len);
+static inline void callus_pu_trim(const char **s, size_t *len)
+{
+	const char *p = *s;
+	size_t n = *len;
+
+	/* in locals, inline: a parser trims each line's message or two */
+	while (n && (*p == ' ' || *p == '\t')) {
+		p++;
+		n--;
+	}
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	*s = p;
+	*len = n;
+}
 /* Count of leading spaces and tabs. */
 size_t callus_pu_indent(const char *s, size_t len);
 /* A decimal number of at most 9 digits at s; *used digits read (0: none). */
