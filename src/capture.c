@@ -196,14 +196,16 @@ static const uint32_t second_byte[256] = {
 /* At s[i], ':' or '(' then a digit: is the token before it a file name? */
 static int location_at(const char *s, size_t i)
 {
-	size_t j = i;
+	/* the token read back from the colon, a dot or slash in it answering
+	 * at once: most names end ".c", one byte back */
+	for (size_t j = i; j > 0; j--) {
+		char c = s[j - 1];
 
-	while (j > 0 && s[j - 1] != ' ' && s[j - 1] != '\t' && s[j - 1] != '(' &&
-	       s[j - 1] != '"' && s[j - 1] != '\'')
-		j--;
-	for (size_t k = j; k < i; k++)
-		if (s[k] == '.' || s[k] == '/')
+		if (c == '.' || c == '/')
 			return 1;
+		if (c == ' ' || c == '\t' || c == '(' || c == '"' || c == '\'')
+			return 0;
+	}
 	return 0;
 }
 
