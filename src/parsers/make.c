@@ -290,8 +290,9 @@ static int line_of(void *arg, const char *s, size_t len)
 			return callus_pu_diag(NULL, st->diags, st->files, cur_pc(st), loc.path,
 					    loc.path_len, loc.line, 0, NULL, 0, r, rl, "error");
 		}
-		/* make's warnings about the makefile are no compiler's */
-		if (is_makefile(loc.path, loc.path_len) && callus_pu_starts(r, rl, "warning: "))
+		/* make's warnings about the makefile are no compiler's (the
+		 * word asked first: a compiler's every line is located) */
+		if (callus_pu_starts(r, rl, "warning: ") && is_makefile(loc.path, loc.path_len))
 			return 0;
 	}
 	/* a line that starts "file:12:" is no command line echoed: not
