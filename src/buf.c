@@ -155,10 +155,6 @@ int callus_buf_read_all(callus_buf *b, int fd, uint64_t *total)
 	}
 }
 
-int callus_buf_puts(callus_buf *b, const char *s)
-{
-	return callus_buf_put(b, s, strlen(s));
-}
 
 
 /* n's digits, and a '-' before them when negative, put in one write (past

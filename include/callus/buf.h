@@ -67,7 +67,11 @@ static inline int callus_buf_put(callus_buf *b, const void *data, size_t len)
 	b->ptr[b->len] = '\0';
 	return 0;
 }
-int callus_buf_puts(callus_buf *b, const char *s);
+/* Inline: a literal's length is known where it is compiled. */
+static inline int callus_buf_puts(callus_buf *b, const char *s)
+{
+	return callus_buf_put(b, s, strlen(s));
+}
 /* One byte: inline where there is room (a megabyte's recording puts some
  * 50,000 bytes one at a time, a call each), else callus_buf_put's. */
 static inline int callus_buf_putc(callus_buf *b, char c)
