@@ -58,9 +58,14 @@ oom:
 void callus_prefault(void *p, size_t len)
 {
 #ifdef MADV_POPULATE_WRITE
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
+	uintptr_t page, from, to;
 
-	if (len < CALLUS_PREFAULT_MIN || !p || page == (uintptr_t)-1 || !page)
+	/* the length first: a recording asks it of every text it redacts,
+	 * and sysconf() is a call into the C library */
+	if (len < CALLUS_PREFAULT_MIN || !p)
+		return;
+	page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	if (page == (uintptr_t)-1 || !page)
 		return;
 	/* the pages wholly inside: a page shared with other data is
 	 * faulted in by its first write as before */
