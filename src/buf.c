@@ -160,8 +160,6 @@ int callus_buf_read_all(callus_buf *b, int fd, uint64_t *total)
 	}
 }
 
-
-
 /* n's digits, and a '-' before them when negative, put in one write (past
  * a ceiling, refused whole, as a printf is). */
 static int put_number(callus_buf *b, unsigned long long n, int negative)

@@ -218,11 +218,6 @@ static int word_at(const char *s, size_t len, size_t i, const char *w)
 	return !w[j];
 }
 
-/* Whether one of the keywords in mask starts in s: only where two table
- * lookups allow one is it compared.  scan_interesting() walks the same
- * tables with its own copy of the inner loop: through one inline helper
- * both cost 1.2 to 1.4 million instructions more a megabyte's recording
- * (callgrind, bench/record1m.sh's repeated line, 256 KB of go's). */
 /* The words that say something failed, as opposed to the lines around a
  * failure (locations, expected/received, warnings). */
 static const uint32_t strong = B(K_ERROR) | B(K_FAIL) | B(K_EXCEPTION) | B(K_ASSERT) |
@@ -232,10 +227,10 @@ static const uint32_t strong = B(K_ERROR) | B(K_FAIL) | B(K_EXCEPTION) | B(K_ASS
 #ifdef __SSE2__
 /* The places of s[0..16) (s[16] read) where a strong keyword may start:
  * the byte one of the strong keywords' first bytes, the next one of their
- * second bytes, either case (or 0x20 makes a capital small, and no other
- * byte either letter).  It asks of the two sets what the two tables ask of
- * strong; test_capture's ranks_as_said fails when a byte is left
- * out of either. */
+ * second bytes, letters in either case (a byte with 0x20 set is a small
+ * letter only if it was that letter, small or capital), the symbols' UTF-8
+ * bytes as they are: what the two tables ask of strong.  test_capture's
+ * ranks_as_said fails when a byte is left out of either set. */
 CALLUS_SPAN_INLINE unsigned strong_pairs(const char *s)
 {
 	const __m128i small = _mm_set1_epi8(0x20);
@@ -256,6 +251,11 @@ CALLUS_SPAN_INLINE unsigned strong_pairs(const char *s)
 }
 #endif
 
+/* Whether one of the keywords in mask starts in s: only where two table
+ * lookups allow one is it compared.  scan_interesting() walks the same
+ * tables with its own copy of the inner loop: through one inline helper
+ * both cost 1.2 to 1.4 million instructions more a megabyte's recording
+ * (callgrind, bench/record1m.sh's repeated line, 256 KB of go's). */
 static int has_keyword(const char *s, size_t len, uint32_t mask)
 {
 	size_t from = 0;

@@ -203,7 +203,6 @@ static int command_file(const char *cmd, const char *base, size_t len, const cha
 	return found;
 }
 
-/* "link.c:(.text+0xf): undefined reference to `f'" (the ld prefix gone) */
 /*
  * Where the linker's "undefined reference to " is in s[0..len), else its
  * "multiple definition of ", else -1.  Every line of a build is asked:
@@ -214,6 +213,7 @@ static int command_file(const char *cmd, const char *base, size_t len, const cha
 #define UNDEFINED "undefined reference to "
 #define MULTIPLE "multiple definition of "
 #define PHRASE_LEN (sizeof(UNDEFINED) - 1)
+_Static_assert(sizeof(UNDEFINED) == sizeof(MULTIPLE), "the two phrases are one length");
 
 /* Whether the "ef" at s[i] is one of the two phrases': *multiple set at
  * the first "multiple definition of "; 1 at "undefined reference to ". */
@@ -258,6 +258,11 @@ static long linker_phrase(const char *s, size_t len)
 	return multiple;
 }
 
+#undef UNDEFINED
+#undef MULTIPLE
+#undef PHRASE_LEN
+
+/* "link.c:(.text+0xf): undefined reference to `f'" (the ld prefix gone) */
 static int linker_error(state *st, const char *s, size_t len, long at)
 {
 	const char *msg = s + at, *loc = s;
