@@ -31,14 +31,24 @@ static inline int callus_words_is(const callus_word *w, size_t n, const char *s,
 	return 0;
 }
 
-/* Whether s[0..len) starts with one of w[0..n) (none empty): the first
- * character turns most of them away before a comparison. */
-static inline int callus_words_start(const callus_word *w, size_t n, const char *s, size_t len)
+/* The first of w[0..n) (none empty) that s[0..len) starts with, its
+ * index; -1 when none does.  The first character turns most of them away
+ * before a comparison: lists asked of every line of a build (a
+ * compiler's severities, maven's levels, PHP's kinds) need no guard of
+ * their own. */
+static inline int callus_words_which_start(const callus_word *w, size_t n, const char *s,
+					   size_t len)
 {
 	for (size_t i = 0; len && i < n; i++)
 		if (w[i].s[0] == s[0] && len >= w[i].len && !memcmp(s, w[i].s, w[i].len))
-			return 1;
-	return 0;
+			return (int)i;
+	return -1;
+}
+
+/* Whether s[0..len) starts with one of w[0..n) (none empty). */
+static inline int callus_words_start(const callus_word *w, size_t n, const char *s, size_t len)
+{
+	return callus_words_which_start(w, n, s, len) >= 0;
 }
 
 #endif

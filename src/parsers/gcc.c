@@ -34,22 +34,18 @@ static const callus_word severities[] = {
 	CALLUS_WORD("note"), CALLUS_WORD("remark"),
 };
 
-/* "error: " after a location: the severity's index, and *msg_at.  Asked
- * of a compiler's every line: each word's first byte before its bytes. */
+/* "error: " after a location: the severity's index, and *msg_at.  (No
+ * two of them begin alike: the first that begins the text is the one.) */
 static int severity_at(const char *s, size_t len, size_t *msg_at)
 {
-	size_t i = callus_pu_indent(s, len);
+	size_t i = callus_pu_indent(s, len), n;
+	int k = callus_words_which_start(severities, CALLUS_WORDS_COUNT(severities), s + i,
+					 len - i);
 
-	for (size_t k = 0; i < len && k < CALLUS_WORDS_COUNT(severities); k++) {
-		size_t n = severities[k].len;
-
-		if (s[i] == severities[k].s[0] && i + n < len &&
-		    !memcmp(s + i, severities[k].s, n) && s[i + n] == ':') {
-			*msg_at = i + n + 1;
-			return (int)k;
-		}
-	}
-	return -1;
+	if (k < 0 || i + (n = severities[k].len) >= len || s[i + n] != ':')
+		return -1;
+	*msg_at = i + n + 1;
+	return k;
 }
 
 /* The linker's own prefix: "/usr/bin/ld: ", "ld.lld: ", "x86_64-linux-gnu-ld.bfd: ". */

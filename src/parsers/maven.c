@@ -29,6 +29,7 @@
 #include "parsers/jvm_util.h"
 #include "parsers/util.h"
 #include "callus/common.h"
+#include "wordlist.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,17 +60,17 @@ typedef struct state {
 /* "[ERROR] " and friends: their length. */
 static size_t level_prefix(const char *s, size_t len)
 {
-	static const char *const levels[] = { "[ERROR]", "[INFO]", "[WARNING]", "[WARN]", "[DEBUG]" };
+	static const callus_word levels[] = {
+		CALLUS_WORD("[ERROR]"), CALLUS_WORD("[INFO]"), CALLUS_WORD("[WARNING]"),
+		CALLUS_WORD("[WARN]"),  CALLUS_WORD("[DEBUG]"),
+	};
+	int k = callus_words_which_start(levels, CALLUS_WORDS_COUNT(levels), s, len);
+	size_t n;
 
-	/* each level opens with '[': a sniffer asks it of every line */
-	if (!len || s[0] != '[')
+	if (k < 0)
 		return 0;
-	for (size_t k = 0; k < sizeof(levels) / sizeof(levels[0]); k++) {
-		size_t n = strlen(levels[k]);
-		if (callus_pu_starts(s, len, levels[k]))
-			return len > n && s[n] == ' ' ? n + 1 : n == len ? n : 0;
-	}
-	return 0;
+	n = levels[k].len;
+	return len > n && s[n] == ' ' ? n + 1 : n == len ? n : 0;
 }
 
 /* "PATH:[L,C] msg" (the compiler plugin) -> 1. */

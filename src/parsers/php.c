@@ -15,17 +15,21 @@
 #include "parsers/parsers.h"
 #include "parsers/util.h"
 #include "callus/common.h"
+#include "wordlist.h"
 
 #include <string.h>
 
-static const struct {
-	const char *prefix, *severity;
-} kinds[] = {
-	{ "Parse error: ", "error" },	  { "Fatal error: ", "error" },
-	{ "Warning: ", "warning" },	  { "Notice: ", "warning" },
-	{ "Deprecated: ", "warning" },	  { "Recoverable fatal error: ", "error" },
-	{ "Compile error: ", "error" },
+/* The kinds of message, and the severity of each, in the same order. */
+static const callus_word kinds[] = {
+	CALLUS_WORD("Parse error: "), CALLUS_WORD("Fatal error: "),  CALLUS_WORD("Warning: "),
+	CALLUS_WORD("Notice: "),      CALLUS_WORD("Deprecated: "),
+	CALLUS_WORD("Recoverable fatal error: "), CALLUS_WORD("Compile error: "),
 };
+static const char *const severities[] = {
+	"error", "error", "warning", "warning", "warning", "error", "error",
+};
+_Static_assert(CALLUS_WORDS_COUNT(kinds) == sizeof(severities) / sizeof(severities[0]),
+	       "a severity for each kind");
 
 typedef struct php_error {
 	const char *msg, *file, *sev;
@@ -36,20 +40,15 @@ typedef struct php_error {
 /* "[PHP ]Kind: msg in FILE on line N" */
 static int php_line(const char *s, size_t len, php_error *e)
 {
-	size_t i = 0, k, n;
+	size_t i = 0, n;
 	long in, on;
+	int k;
 
 	if (callus_pu_starts(s, len, "PHP "))
 		i = 4;
-	/* each kind's first byte asked first: a sniffer asks it of every
-	 * line of a build's first and last 64 KB */
-	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-		if (i < len && s[i] == kinds[k].prefix[0] &&
-		    callus_pu_starts(s + i, len - i, kinds[k].prefix))
-			break;
-	if (k == sizeof(kinds) / sizeof(kinds[0]))
+	if ((k = callus_words_which_start(kinds, CALLUS_WORDS_COUNT(kinds), s + i, len - i)) < 0)
 		return 0;
-	i += strlen(kinds[k].prefix);
+	i += kinds[k].len;
 	on = callus_pu_find(s + i, len - i, " on line ");
 	if (on <= 0)
 		return 0;
@@ -58,7 +57,7 @@ static int php_line(const char *s, size_t len, php_error *e)
 		;
 	if (in <= 0)
 		return 0;
-	e->sev = kinds[k].severity;
+	e->sev = severities[k];
 	e->msg = s + i;
 	e->msg_len = (size_t)in;
 	callus_pu_trim(&e->msg, &e->msg_len);
