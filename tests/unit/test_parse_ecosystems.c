@@ -475,6 +475,44 @@ static void gradle_kotlin(void **state)
 	callus_buf_release(&files);
 }
 
+/* Each of PHP's kinds of message, as the error log and the output print
+ * it: read with its severity (errors, and warnings, notices and
+ * deprecations as warnings), its message, file and line. */
+static void php_kinds(void **state)
+{
+	static const struct {
+		const char *kind, *severity;
+	} kinds[] = {
+		{ "Parse error", "error" },	 { "Fatal error", "error" },
+		{ "Warning", "warning" },	 { "Notice", "warning" },
+		{ "Deprecated", "warning" },	 { "Recoverable fatal error", "error" },
+		{ "Compile error", "error" },
+	};
+	callus_buf out = CALLUS_BUF_INIT;
+	callus_failure f;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		for (int log = 0; log < 2; log++) {
+			callus_buf_clear(&out);
+			callus_buf_printf(&out, "%s%s:  something odd in src/Cart.php on line %zu\n",
+					  log ? "PHP " : "", kinds[k].kind, k + 3);
+			analyse_data(&f, "php -l", out.ptr, out.len, "php-app", "");
+			if (f.diags.count != 1)
+				fail_msg("\"%s\": %zu errors", out.ptr, f.diags.count);
+			parse_assert_str("severity", f.diags.items[0].severity, kinds[k].severity);
+			parse_assert_str("message", f.diags.items[0].message, "something odd");
+			parse_assert_str("file", f.diags.items[0].file, "src/Cart.php");
+			assert_int_equal(f.diags.items[0].line, (long)k + 3);
+			callus_failure_release(&f);
+		}
+	/* a kind it does not know, or one without its colon: none */
+	analyse_data(&f, "php -l", "Panic: oops in src/Cart.php on line 3\n", 38, "php-app", "");
+	assert_int_equal(f.diags.count, 0);
+	callus_failure_release(&f);
+	callus_buf_release(&out);
+}
+
 /* The names the detector gives (docs/config.md) choose these parsers. */
 static void tool_names(void **state)
 {
@@ -710,6 +748,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(samples),
 		cmocka_unit_test(gradle_kotlin),
+		cmocka_unit_test(php_kinds),
 		cmocka_unit_test(sniffing),
 		cmocka_unit_test(tool_names),
 		cmocka_unit_test(unknown_tools),
