@@ -88,20 +88,11 @@ int callus_buf_prefault(callus_buf *b, size_t extra)
 	return rc;
 }
 
-/* Whether len more bytes and the NUL fit as the buffer is: the write most
- * puts are, taken without callus_buf_grow()'s call and checks (173,000 of
- * them in a megabyte of distinct errors' recording, 38 instructions
- * each).  Never true of an empty buffer's static "" (cap 0). */
-static inline int has_room(const callus_buf *b, size_t len)
-{
-	return !b->failed && len < b->cap - b->len && (!b->limit || b->len + len <= b->limit);
-}
-
 int callus_buf_put_grow(callus_buf *b, const void *data, size_t len)
 {
 	int rc;
 
-	if (!has_room(b, len) && (rc = callus_buf_grow(b, len)) < 0)
+	if (!callus_buf_has_room(b, len) && (rc = callus_buf_grow(b, len)) < 0)
 		return rc;
 	if (len)
 		memmove(b->ptr + b->len, data, len);

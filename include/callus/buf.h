@@ -53,13 +53,21 @@ void callus_prefault(void *p, size_t len);
  * (callus_buf_grow). */
 int callus_buf_prefault(callus_buf *b, size_t extra);
 
+/* Whether len more bytes and the NUL fit as the buffer is, without
+ * callus_buf_grow()'s call and checks: the write most puts are.  Never
+ * true of an empty buffer's static "" (cap 0). */
+static inline int callus_buf_has_room(const callus_buf *b, size_t len)
+{
+	return !b->failed && len < b->cap - b->len && (!b->limit || b->len + len <= b->limit);
+}
+
 /* len bytes of data, which may lie in b itself.  The room asked inline
  * (a megabyte's recording puts some 180,000 runs), the rest by
  * callus_buf_put_grow(). */
 int callus_buf_put_grow(callus_buf *b, const void *data, size_t len);
 static inline int callus_buf_put(callus_buf *b, const void *data, size_t len)
 {
-	if (b->failed || len >= b->cap - b->len || (b->limit && b->len + len > b->limit))
+	if (!callus_buf_has_room(b, len))
 		return callus_buf_put_grow(b, data, len);
 	if (len)
 		memmove(b->ptr + b->len, data, len);
@@ -76,8 +84,8 @@ static inline int callus_buf_puts(callus_buf *b, const char *s)
  * 50,000 bytes one at a time, a call each), else callus_buf_put's. */
 static inline int callus_buf_putc(callus_buf *b, char c)
 {
-	if (b->failed || b->cap - b->len <= 1 || (b->limit && b->len + 1 > b->limit))
-		return callus_buf_put(b, &c, 1);
+	if (!callus_buf_has_room(b, 1))
+		return callus_buf_put_grow(b, &c, 1);
 	b->ptr[b->len++] = c;
 	b->ptr[b->len] = '\0';
 	return 0;
