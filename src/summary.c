@@ -25,6 +25,8 @@
 #define TOTALS_MAX 120
 
 static int is_space(char c) { return c == ' ' || c == '\t'; }
+/* what stands between a counting word and its count ("failures=2") */
+static int is_sep(char c) { return is_space(c) || c == ':' || c == '='; }
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
 static int is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
@@ -313,7 +315,7 @@ static void bits_of(const char *line, size_t len, line_bits *lb)
 			lb->digit[k / 64] |= bit;
 		if (is_space(line[k]))
 			lb->blank[k / 64] |= bit;
-		if (is_space(line[k]) || line[k] == ':' || line[k] == '=')
+		if (is_sep(line[k]))
 			lb->sep[k / 64] |= bit;
 	}
 }
@@ -342,7 +344,7 @@ static int may_be_totals(const char *line, size_t len, const line_bits *lb)
 		for (uint64_t b = lb->sep[w] & digit_next; b; b &= b - 1) {
 			size_t x = w * 64 + (size_t)__builtin_ctzll(b) + 1;
 
-			while (x > 0 && (is_space(line[x - 1]) || line[x - 1] == ':' || line[x - 1] == '='))
+			while (x > 0 && is_sep(line[x - 1]))
 				x--;
 			if (x > 0 && counting_last(line[x - 1]))
 				return 1;
@@ -381,7 +383,6 @@ int callus_summary_is_totals(const char *line, size_t len)
 	};
 
 	line_bits lb;
-	const uint64_t *digits = lb.digit;
 
 	if (len > TOTALS_MAX)
 		return 0;
@@ -398,7 +399,7 @@ int callus_summary_is_totals(const char *line, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		size_t from, a, b, to, x, ws, we, j;
 
-		if ((i = next_digit(digits, i, len)) >= len)
+		if ((i = next_digit(lb.digit, i, len)) >= len)
 			break;
 		/* a word with a letter before its first digit is no count */
 		if (i > 0 && word_byte(line[i - 1]) && line[i - 1] != '.') {
@@ -428,9 +429,7 @@ int callus_summary_is_totals(const char *line, size_t len)
 			return 1;
 		/* what is counted, then the count, blanks, ':' or '=' between;
 		 * each word that counts ends with a letter */
-		for (x = from; a == from && x > 0 &&
-			       (is_space(line[x - 1]) || line[x - 1] == ':' || line[x - 1] == '=');
-		     x--)
+		for (x = from; a == from && x > 0 && is_sep(line[x - 1]); x--)
 			;
 		if (x > 0 && counting_last(line[x - 1]) &&
 		    word_around(line, len, x - 1, NULL, &ws, &we, NULL) &&
