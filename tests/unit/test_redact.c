@@ -156,7 +156,6 @@ static void test_sixteen_as_tables(void **state)
 	size_t found = 0;
 	char text[2048];
 
-	(void)state;
 #ifdef __SSE2__
 	assert_int_equal(r->sixteen, 1);
 #else

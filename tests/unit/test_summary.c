@@ -399,16 +399,7 @@ static void repeats(void **state)
 			fail_msg("\"%s\" says something new", no[i]);
 }
 
-/* An output whose lines come again, one after the other or later, sums up
- * as the same output with each line once: a line as the one before it is
- * not read again, and one that only begins like it, or is shorter, is
- * its own. */
-/* The summary of text without a parser's failures, the long way: every
- * line read kept once, in the order of its first place (leading blanks,
- * a line as the one before it, empty lines, code frames and a wrapper's
- * noise left out); the last of them that is a totals line taken, then
- * the lines of each rank, highest first, that fit in what is left; all in
- * the list's order, cut to the bound; or the first line, cut. */
+/* A code frame's line ("> 12 | x"), the long way. */
 static int frame_as_said(const char *s, size_t n)
 {
 	size_t i = 0;
@@ -447,6 +438,12 @@ static void relative_as_said(callus_buf *out, const char *s, size_t n, const cal
 	}
 }
 
+/* The summary of text without a parser's failures, the long way: every
+ * line read kept once, in the order of its first place (leading blanks,
+ * a line as the one before it, empty lines, code frames and a wrapper's
+ * noise left out); the last of them that is a totals line taken, then
+ * the lines of each rank, highest first, that fit in what is left; all in
+ * the list's order, cut to the bound; or the first line, cut. */
 static char *summary_as_said(const char *text, const callus_pathctx *pc)
 {
 	callus_strlist lines = CALLUS_STRLIST_INIT;
@@ -588,6 +585,10 @@ static void a_nul_ends_its_line(void **state)
 	free(s);
 }
 
+/* An output whose lines come again, one after the other or later, sums up
+ * as the same output with each line once: a line as the one before it is
+ * not read again, and one that only begins like it, or is shorter, is
+ * its own. */
 static void repeated_lines_sum_up_once(void **state)
 {
 	static const char once[] = "building\n"
