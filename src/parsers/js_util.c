@@ -75,11 +75,10 @@ int callus_js_wrapper_noise(const char *s, size_t len)
 	static const callus_word pnpm[] = {
 		CALLUS_WORD("ELIFECYCLE "), CALLUS_WORD("ERR_PNPM_"),
 	};
-	static const callus_word one[][1] = {
-		{ CALLUS_WORD("> ") }, { CALLUS_WORD("$ ") }, { CALLUS_WORD("yarn run v") },
-		{ CALLUS_WORD("info Visit https://yarnpkg.com") }, { CALLUS_WORD("Done in ") },
-		{ CALLUS_WORD("[ELIFECYCLE]") },
-	};
+	static const callus_word echo = CALLUS_WORD("> "), shell = CALLUS_WORD("$ "),
+				  yarn = CALLUS_WORD("yarn run v"),
+				  visit = CALLUS_WORD("info Visit https://yarnpkg.com"),
+				  done = CALLUS_WORD("Done in "), lifecycle = CALLUS_WORD("[ELIFECYCLE]");
 
 	if (!len)
 		return 0;
@@ -88,12 +87,12 @@ int callus_js_wrapper_noise(const char *s, size_t len)
 	case 'e': return callus_words_start(error, CALLUS_WORDS_COUNT(error), s, len);
 	case ' ': return callus_words_start(blank, CALLUS_WORDS_COUNT(blank), s, len);
 	case 'E': return callus_words_start(pnpm, CALLUS_WORDS_COUNT(pnpm), s, len);
-	case '>': return callus_words_start(one[0], 1, s, len);
-	case '$': return callus_words_start(one[1], 1, s, len);
-	case 'y': return callus_words_start(one[2], 1, s, len);
-	case 'i': return callus_words_start(one[3], 1, s, len);
-	case 'D': return callus_words_start(one[4], 1, s, len);
-	case '[': return callus_words_start(one[5], 1, s, len);
+	case '>': return callus_words_start(&echo, 1, s, len);
+	case '$': return callus_words_start(&shell, 1, s, len);
+	case 'y': return callus_words_start(&yarn, 1, s, len);
+	case 'i': return callus_words_start(&visit, 1, s, len);
+	case 'D': return callus_words_start(&done, 1, s, len);
+	case '[': return callus_words_start(&lifecycle, 1, s, len);
 	}
 	return 0;
 }
