@@ -3,6 +3,7 @@
 #include "callus/utf8.h"
 #include "swar.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,17 +344,39 @@ int callus_line_rank(const char *s, size_t len)
 	return has_keyword(s, len, strong) ? 2 : 1;
 }
 
+/* The kept lines' text, each line with its newline (but a lent last
+ * line's, lent_open), and its length, newlines counted. */
+static const char *kept_text(const callus_capture *c)
+{
+	return c->lent ? c->lent : c->kept.ptr;
+}
+
+static size_t kept_len(const callus_capture *c)
+{
+	return c->lent ? c->lent_len : c->kept.len;
+}
+
 /* The bytes of the lines kept, their newlines not counted: what
  * CALLUS_CAPTURE_KEPT_MAX bounds. */
 static size_t kept_bytes(const callus_capture *c)
 {
-	return c->kept.len - c->nlines;
+	return kept_len(c) - c->nlines;
 }
 
-/* Room for the lines of a feed of len bytes, as far as the bounds allow:
- * its bytes in kept (its newlines among them, and one for a last line
- * without its own), and an entry for every 40 of them in lines (a guess:
- * more lines only grow the index as before).  Best effort. */
+/* Room in kept for len more bytes of lines (and one for a last line
+ * without its newline), as far as the bound allows: made at once, where
+ * doubling copies all that was kept at each step.  Best effort. */
+static void kept_room(callus_capture *c, size_t len)
+{
+	size_t room = CALLUS_CAPTURE_KEPT_MAX - kept_bytes(c);
+
+	(void)callus_buf_grow(&c->kept, (len < room ? len : room) + 1);
+}
+
+/* Room for the lines of a feed of len bytes: its bytes in kept, unless
+ * they may be lent (callus_capture_whole), and an entry for every 40 of
+ * them in lines (a guess: more lines only grow the index as before).
+ * Best effort. */
 static void reserve(callus_capture *c, size_t len)
 {
 	size_t room = CALLUS_CAPTURE_KEPT_MAX - kept_bytes(c);
@@ -361,7 +384,8 @@ static void reserve(callus_capture *c, size_t len)
 	size_t n = c->nlines + bytes / 40 + 64, size;
 	callus_capture_line *p;
 
-	(void)callus_buf_grow(&c->kept, bytes + 1);
+	if (!c->whole_end)
+		kept_room(c, len);
 	if (n > c->alloc && callus_size_mul(&size, n, sizeof(*p)) == 0 &&
 	    (p = realloc(c->lines, size))) {
 		c->lines = p;
@@ -369,9 +393,50 @@ static void reserve(callus_capture *c, size_t len)
 	}
 }
 
+/* Whether the line s[0, len) is kept as it lies in callus_capture_whole's
+ * data: as printed, ended by its newline or by the output's end, and
+ * right after the lines lent before it (or the first line kept).  *open
+ * is set when it has no newline. */
+static int lendable(const callus_capture *c, const char *s, size_t len, int *open)
+{
+	uintptr_t at = (uintptr_t)s, from = (uintptr_t)c->whole, end = (uintptr_t)c->whole_end;
+
+	/* compared as numbers: s may be a buffer of the capture's own */
+	if (!c->whole_end || at < from || at > end || end - at < len)
+		return 0;
+	if (c->lent ? s != c->lent + c->lent_len || c->lent_open : c->kept.len || c->kept.failed)
+		return 0;
+	*open = end - at == len;
+	return *open || s[len] == '\n';
+}
+
+/* The lent lines copied into kept: the next line kept is not where they
+ * end, or not as it was printed.  Memory short, the lines are dropped
+ * (their offsets are kept's, which holds none of them). */
+static void unlend(callus_capture *c)
+{
+	const char *at = c->lent;
+	size_t n = c->lent_len, room = CALLUS_CAPTURE_KEPT_MAX - kept_bytes(c);
+	size_t rest = c->whole_end - at > (ptrdiff_t)n ? (size_t)(c->whole_end - at) - n : 0;
+
+	c->lent = NULL;
+	c->lent_len = 0;
+	/* room for the rest at once, as reserve() would have made it */
+	(void)callus_buf_grow(&c->kept, n + (rest < room ? rest : room) + 1);
+	/* each with its newline: a lent line without one is the output's
+	 * last, and no line comes after it */
+	callus_buf_put(&c->kept, at, n);
+	if (callus_buf_status(&c->kept) < 0) {
+		c->dropped_lines += c->nlines;
+		c->nlines = 0;
+	}
+}
+
 static int keep_line(callus_capture *c, const char *s, size_t len, uint64_t lineno)
 {
 	callus_capture_line *l;
+	size_t off;
+	int open;
 
 	if (kept_bytes(c) + len > CALLUS_CAPTURE_KEPT_MAX)
 		goto drop;
@@ -384,15 +449,27 @@ static int keep_line(callus_capture *c, const char *s, size_t len, uint64_t line
 		c->lines = p;
 		c->alloc = n;
 	}
-	l = &c->lines[c->nlines];
+	if (lendable(c, s, len, &open)) {
+		if (!c->lent)
+			c->lent = s;
+		off = c->lent_len;
+		c->lent_len += len + 1;
+		c->lent_open = open;
+	} else {
+		if (c->lent)
+			unlend(c);
+		else if (!c->kept.cap && c->whole_end)
+			kept_room(c, (size_t)(c->whole_end - c->whole));
+		off = c->kept.len;
+		/* each with its newline: the text, when it is the kept
+		 * lines, is kept as it lies (callus_capture_text_view) */
+		if (callus_buf_put(&c->kept, s, len) < 0 || callus_buf_putc(&c->kept, '\n') < 0)
+			goto drop;
+	}
+	l = &c->lines[c->nlines++];
 	l->lineno = lineno;
-	l->off = c->kept.len;
+	l->off = off;
 	l->len = len;
-	/* each with its newline: the text, when it is the kept lines, is
-	 * kept as it lies (callus_capture_text_view) */
-	if (callus_buf_put(&c->kept, s, len) < 0 || callus_buf_putc(&c->kept, '\n') < 0)
-		goto drop;
-	c->nlines++;
 	return 0;
 drop:
 	c->dropped_lines++;
@@ -495,9 +572,12 @@ static void feed_lines(callus_capture *c, const char *data, size_t len)
 		size_t n = (size_t)((nl ? nl : end) - p);
 		size_t room = CALLUS_CAPTURE_LINE_MAX - c->partial.len;
 
-		if (nl && !c->partial.len) {
-			/* a whole line in this chunk: no copy */
+		if (!c->partial.len && (nl || end == c->whole_end)) {
+			/* a whole line in this chunk, or a whole output's
+			 * last: no copy, and it may be lent (keep_line) */
 			process_line(c, p, n < CALLUS_CAPTURE_LINE_MAX ? n : CALLUS_CAPTURE_LINE_MAX);
+			if (!nl)
+				break;
 			p = nl + 1;
 			continue;
 		}
@@ -533,6 +613,9 @@ int callus_capture_whole(callus_capture *c, const char *data, size_t len)
 	 * the seventy-third pass) */
 	c->whole = data;
 	c->whole_len = len < CALLUS_CAPTURE_HEAD_MAX ? len : CALLUS_CAPTURE_HEAD_MAX;
+	/* the kept lines lent from data while they lie in it as printed:
+	 * a build's megabyte of errors is its own text (keep_line) */
+	c->whole_end = data + len;
 	/* room for what it may keep made now, not by doubling, each
 	 * doubling a copy of all that was kept */
 	reserve(c, len);
@@ -626,7 +709,8 @@ static size_t tail_order(const callus_capture *c, uint64_t order[CALLUS_CAPTURE_
 
 int callus_capture_text(const callus_capture *c, callus_buf *out)
 {
-	size_t ti = 0, k = 0, ntail, room = c->kept.len;
+	const char *kept = kept_text(c);
+	size_t ti = 0, k = 0, ntail, room = kept_len(c);
 	uint64_t order[CALLUS_CAPTURE_TAIL];
 	size_t slot_of[CALLUS_CAPTURE_TAIL];
 
@@ -645,12 +729,46 @@ int callus_capture_text(const callus_capture *c, callus_buf *out)
 			const callus_capture_line *l = &c->lines[k];
 			if (ti < ntail && order[ti] == l->lineno)
 				ti++;
-			/* the line with its newline */
-			callus_buf_put(out, c->kept.ptr + l->off, l->len + 1);
+			/* the line and its newline (a lent last line has
+			 * none in the output) */
+			callus_buf_put(out, kept + l->off, l->len);
+			callus_buf_putc(out, '\n');
 			k++;
 		}
 	}
 	return callus_buf_status(out);
+}
+
+/* Of the tail's lines in output order (order, slot_of: ntail of them),
+ * those after the last line kept, when they follow the lent lines in the
+ * output as the text has them (each as printed and ended by its newline,
+ * the last by the output's end if need be): *end is where the text then
+ * ends in the output, and the count returned is of the tail's lines left
+ * to find among the kept ones.  The output's last line, not kept (make's
+ * closing words, a line cut off), is most often one. */
+static size_t lent_tail(const callus_capture *c, const uint64_t *order, const size_t *slot_of,
+			size_t ntail, const char **end)
+{
+	const char *at = c->lent + c->lent_len, *stop = c->whole_end;
+	uint64_t last = c->lines[c->nlines - 1].lineno;
+	size_t first = ntail;
+
+	while (first > 0 && order[first - 1] > last)
+		first--;
+	for (size_t j = first; j < ntail; j++) {
+		const callus_buf *t = &c->tail[slot_of[j]];
+
+		if (t->failed || !t->len || (size_t)(stop - at) < t->len ||
+		    memcmp(at, t->ptr, t->len))
+			return ntail;
+		at += t->len;
+		if (at < stop && *at == '\n')
+			at++;
+		else if (at < stop || j + 1 < ntail)
+			return ntail;
+	}
+	*end = at;
+	return first;
 }
 
 int callus_capture_text_view(const callus_capture *c, callus_buf *scratch, const char **text,
@@ -658,8 +776,13 @@ int callus_capture_text_view(const callus_capture *c, callus_buf *scratch, const
 {
 	uint64_t order[CALLUS_CAPTURE_TAIL];
 	size_t slot_of[CALLUS_CAPTURE_TAIL];
-	size_t ntail = tail_order(c, order, slot_of), k = c->nlines, ti = ntail;
+	size_t ntail = tail_order(c, order, slot_of), k = c->nlines, ti;
+	const char *lent_end = c->lent ? c->lent + c->lent_len - c->lent_open : NULL;
 	int rc;
+
+	if (c->lent && !c->lent_open)
+		ntail = lent_tail(c, order, slot_of, ntail, &lent_end);
+	ti = ntail;
 
 	/* each of the tail's lines looked for among the kept ones, from the
 	 * last: most often the last few kept lines are the tail's */
@@ -673,6 +796,11 @@ int callus_capture_text_view(const callus_capture *c, callus_buf *scratch, const
 	}
 	/* a write that failed for memory may have left a line without its
 	 * newline: the lines indexed are made into the text then */
+	if (!ti && c->lent) {
+		*text = c->lent;
+		*len = (size_t)(lent_end - c->lent);
+		return 0;
+	}
 	if (!ti && callus_buf_status(&c->kept) == 0) {
 		*text = c->kept.ptr ? c->kept.ptr : "";
 		*len = c->kept.len;

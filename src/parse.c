@@ -44,20 +44,23 @@ const callus_parser *callus_parser_find(const char *name)
 }
 
 /* What a parser is shown of text: all of it, or whole lines of its head
- * and of its tail.  How many windows (1 or 2). */
+ * and of its tail.  How many windows (1 or 2).  A text whose last line
+ * has no newline (a capture's text lent from the output,
+ * callus_capture_text_view) is cut where it would be with one. */
 static size_t sniff_windows(const char *text, size_t len, const char *w[2], size_t wl[2])
 {
+	size_t whole = len + (len && text[len - 1] != '\n');
 	const char *nl, *tail;
 
 	w[0] = text;
 	wl[0] = len;
-	if (len <= 2 * CALLUS_SNIFF_WINDOW)
+	if (whole <= 2 * CALLUS_SNIFF_WINDOW)
 		return 1;
 	nl = memrchr(text, '\n', CALLUS_SNIFF_WINDOW);
 	wl[0] = nl ? (size_t)(nl - text) + 1 : CALLUS_SNIFF_WINDOW;
-	tail = text + len - CALLUS_SNIFF_WINDOW;
-	nl = memchr(tail, '\n', CALLUS_SNIFF_WINDOW);
-	w[1] = nl ? nl + 1 : tail;
+	tail = text + whole - CALLUS_SNIFF_WINDOW;
+	nl = memchr(tail, '\n', (size_t)(text + len - tail));
+	w[1] = nl ? nl + 1 : text + len - CALLUS_SNIFF_WINDOW;
 	wl[1] = (size_t)(text + len - w[1]);
 	return 2;
 }

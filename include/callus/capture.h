@@ -31,11 +31,21 @@ typedef struct callus_capture {
 	callus_buf stripped, clean;  /* per-line scratch, kept to spare allocations */
 	int partial_cut;           /* the current line hit LINE_MAX */
 	callus_buf kept;             /* kept lines, each with its newline */
+	/* While lent is set (callus_capture_whole), the kept lines are the
+	 * output's own bytes lent[0, lent_len), kept holds none: each was
+	 * kept as it was printed and right after the one before it, so
+	 * the megabyte of a build's errors is not copied.  The last line
+	 * may have no newline there (lent_open 1); lent_len counts one. */
+	const char *lent;
+	size_t lent_len;
+	int lent_open;
 	callus_buf head;             /* the first CALLUS_CAPTURE_HEAD_MAX bytes, as printed,
 				      * when fed (read with callus_capture_raw) */
 	const char *whole;         /* callus_capture_whole's data, borrowed: the raw
 				    * head without a copy of it */
 	size_t whole_len;
+	const char *whole_end;     /* the end of all of that data (whole_len is
+				    * only its head's) */
 	callus_capture_line *lines;  /* index into kept, in output order */
 	size_t nlines, alloc;
 	callus_buf tail[CALLUS_CAPTURE_TAIL]; /* ring of the last lines */
@@ -93,8 +103,12 @@ int callus_capture_text(const callus_capture *c, callus_buf *out);
 /*
  * The same text, without a copy when it is the kept lines as they lie (the
  * tail's lines all among them, as in a build's output of error lines):
- * *text borrowed from c, else made in scratch (appended, the caller's to
- * release) and borrowed from it.  0, or CALLUS_ENOMEM.
+ * *text borrowed from c (or from callus_capture_whole's data, each line
+ * as printed), else made in scratch (appended, the caller's to release)
+ * and borrowed from it.  Borrowed from the data, its last line has no
+ * newline when the output's last line had none: *len is one less than
+ * callus_capture_text's; a line walk reads the two alike.  0, or
+ * CALLUS_ENOMEM.
  */
 int callus_capture_text_view(const callus_capture *c, callus_buf *scratch, const char **text,
 			     size_t *len);

@@ -42,8 +42,9 @@ void parse_capture(callus_capture *c, const char *data, size_t len)
 	callus_capture_finish(c);
 }
 
-void parse_analyse(callus_failure *f, const char *tool, int exit_code, const char *data,
-		   size_t len, const char *root, const char *project, const char *cwd)
+static void analyse(callus_failure *f, int whole, const char *tool, int exit_code,
+		    const char *data, size_t len, const char *root, const char *project,
+		    const char *cwd)
 {
 	callus_buf ws = CALLUS_BUF_INIT;
 	callus_pathctx pc;
@@ -58,11 +59,28 @@ void parse_analyse(callus_failure *f, const char *tool, int exit_code, const cha
 	pc.workspace_real = NULL;
 	pc.cwd_rel = cwd;
 	pc.memo = NULL;
-	parse_capture(&c, data, len);
+	if (whole) {
+		callus_capture_init(&c);
+		callus_capture_whole(&c, data, len);
+	} else {
+		parse_capture(&c, data, len);
+	}
 	assert_int_equal(callus_failure_build(f, &chk, &c, &pc, NULL), 0);
 	assert_true(strlen(f->summary) <= CALLUS_SUMMARY_MAX);
 	callus_capture_release(&c);
 	callus_buf_release(&ws);
+}
+
+void parse_analyse(callus_failure *f, const char *tool, int exit_code, const char *data,
+		   size_t len, const char *root, const char *project, const char *cwd)
+{
+	analyse(f, 0, tool, exit_code, data, len, root, project, cwd);
+}
+
+void parse_analyse_whole(callus_failure *f, const char *tool, int exit_code, const char *data,
+			 size_t len, const char *root, const char *project, const char *cwd)
+{
+	analyse(f, 1, tool, exit_code, data, len, root, project, cwd);
 }
 
 void parse_assert_str(const char *what, const char *got, const char *expected)

@@ -37,6 +37,10 @@ void parse_capture(callus_capture *c, const char *data, size_t len);
  * when project is empty), in its directory cwd.  The caller releases f. */
 void parse_analyse(callus_failure *f, const char *tool, int exit_code, const char *data,
 		   size_t len, const char *root, const char *project, const char *cwd);
+/* The same with data captured whole, as a hook's payload is: its kept
+ * lines lent from data where they lie in it. */
+void parse_analyse_whole(callus_failure *f, const char *tool, int exit_code, const char *data,
+			 size_t len, const char *root, const char *project, const char *cwd);
 
 /* Fails with what differs unless both are NULL or equal. */
 void parse_assert_str(const char *what, const char *got, const char *expected);

@@ -320,57 +320,170 @@ static void two_streams_long_and_last_lines(void **state)
 	callus_capture_release(&c);
 }
 
-/* The text as a view: borrowed from the kept lines when the tail's lines
- * are all among them, else made; the same text either way, as
- * callus_capture_text() makes it. */
+/* The text as a view: lent from the output itself when its kept lines lie
+ * there as printed, one after the other (the tail's lines among them, or
+ * following them), borrowed from the kept lines when the tail's lines are
+ * all among them, else made; the same text each way, as
+ * callus_capture_text() makes it, but for the last newline of an output
+ * that has none, which a text lent from it lacks. */
 static void text_view_borrows_the_kept_lines(void **state)
 {
+	enum { MADE, KEPT, LENT };
 	static const struct {
 		const char *in;
-		int borrowed;
+		int from;
 	} cases[] = {
-		/* every line an error: the kept lines are the text */
-		{ "a.c:1:2: error: x\na.c:2:2: error: y\n", 1 },
-		{ "a.c:1:2: error: x\na.c:2:2: error: y", 1 },   /* no last newline */
-		{ "a.c:1:2: error: x\n\n\na.c:2:2: error: y\n\n", 1 },
-		{ "", 1 },
-		/* a last line that is not kept: made */
-		{ "a.c:1:2: error: x\nmake: done\n", 0 },
-		{ "boring\na.c:1:2: error: x\n", 0 },
+		/* every line an error: the output is the text */
+		{ "a.c:1:2: error: x\na.c:2:2: error: y\n", LENT },
+		{ "a.c:1:2: error: x\na.c:2:2: error: y", LENT },   /* no last newline */
+		{ "  a.c:1:2: error: x\n", LENT },                  /* leading blanks stay */
+		/* blank lines between: not the output as it lies */
+		{ "a.c:1:2: error: x\n\n\na.c:2:2: error: y\n\n", KEPT },
+		{ "", KEPT },
+		/* a last line that is not kept, but follows the kept ones */
+		{ "a.c:1:2: error: x\nmake: done\n", LENT },
+		{ "a.c:1:2: error: x\nmake: done", LENT },
+		{ "a.c:1:2: error: x\nmake: done  \n", MADE },     /* cut: not as printed */
+		{ "a.c:1:2: error: x\n\nmake: done\n", MADE },
+		{ "boring\na.c:1:2: error: x\n", MADE },
+		{ "error x\nboring\nerror y\n", MADE },
 		/* the tail's slot of line 1 not taken again (line 11 is
 		 * empty): ten kept lines after it, and still the tail's */
 		{ "boring\nerror 2\nerror 3\nerror 4\nerror 5\nerror 6\nerror 7\n"
-		  "error 8\nerror 9\nerror 10\n\nerror 12\nerror 13\n", 0 },
-		{ "error a  \t\nerror b\n", 1 },   /* trailing blanks cut alike */
+		  "error 8\nerror 9\nerror 10\n\nerror 12\nerror 13\n", MADE },
+		{ "error a  \t\nerror b\n", KEPT },   /* trailing blanks cut alike */
+		{ "error a\nerror b  \n", KEPT },      /* lent, then copied */
+		{ "\x1b[31merror a\x1b[0m\nerror b\n", KEPT },
+		{ "error a\r\nerror b\r\n", KEPT },
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *in = cases[i].in;
+		size_t n = strlen(in), len = 0;
 		callus_capture c;
 		callus_buf made = CALLUS_BUF_INIT, scratch = CALLUS_BUF_INIT;
 		const char *t = NULL;
-		size_t len = 0;
 
 		callus_capture_init(&c);
-		callus_capture_whole(&c, cases[i].in, strlen(cases[i].in));
+		callus_capture_whole(&c, in, n);
 		assert_int_equal(callus_capture_text(&c, &made), 0);
 		assert_int_equal(callus_capture_text_view(&c, &scratch, &t, &len), 0);
 		assert_non_null(t);
-		assert_int_equal(len, made.len);
 		assert_memory_equal(t, made.len ? made.ptr : "", len);
-		if (cases[i].borrowed) {
+		switch (cases[i].from) {
+		case LENT:
+			assert_true(t >= in && t + len <= in + n);
+			assert_int_equal(scratch.len, 0);
+			/* the newline the output lacks, and only that */
+			if (t + len == in + n && in[n - 1] != '\n')
+				assert_int_equal(len + 1, made.len);
+			else
+				assert_int_equal(len, made.len);
+			break;
+		case KEPT:
+			assert_int_equal(len, made.len);
 			assert_int_equal(scratch.len, 0);
 			if (len)
 				assert_ptr_equal(t, c.kept.ptr);
-		} else {
+			break;
+		default:
+			assert_int_equal(len, made.len);
 			assert_ptr_equal(t, scratch.ptr);
 		}
-		if (i == 6)
+		if (i == 11)
 			assert_memory_equal(t, "boring\n", 7);
 		callus_buf_release(&made);
 		callus_buf_release(&scratch);
 		callus_capture_release(&c);
 	}
+}
+
+/* Outputs of lines drawn at random (errors, lines kept for their file and
+ * line, lines not kept, blank ones, trailing blanks, colours, carriage
+ * returns, bytes past ASCII, a line past the length cut, a last line
+ * with or without its newline) captured whole and in a stream's chunks:
+ * the same lines kept, the same text made, and the view the same text
+ * (lent from the output, but the newline its last line lacks). */
+static void whole_lends_what_chunks_copy(void **state)
+{
+	static const char *const pieces[] = {
+		"src/a.c:1:2: error: x", "error: y", "  at f (src/b.js:3:4)", "boring",
+		"make: done", "", "   ", "error z  ", "\x1b[31merror\x1b[0m w",
+		"error v\r", "caf\xc3\xa9 error", "bad \xff error", "FAIL test_x",
+	};
+	enum { NP = sizeof(pieces) / sizeof(pieces[0]) };
+	unsigned seed = 791;
+	int lent = 0, open = 0;
+
+	(void)state;
+	for (int round = 0; round < 3000; round++) {
+		callus_buf out = CALLUS_BUF_INIT, whole = CALLUS_BUF_INIT, fed = CALLUS_BUF_INIT;
+		callus_buf scratch = CALLUS_BUF_INIT;
+		callus_capture w, f;
+		const char *t;
+		size_t nlines, len, chunk;
+
+		seed = seed * 1103515245u + 12345u;
+		nlines = (seed >> 16) % 30;
+		for (size_t i = 0; i < nlines; i++) {
+			seed = seed * 1103515245u + 12345u;
+			if ((seed >> 16) % 97 == 0) {
+				/* past CALLUS_CAPTURE_LINE_MAX */
+				callus_buf_puts(&out, "error ");
+				for (int k = 0; k < CALLUS_CAPTURE_LINE_MAX; k++)
+					callus_buf_putc(&out, 'q');
+			} else {
+				/* half the outputs of errors only, which the
+				 * whole capture lends */
+				callus_buf_puts(&out, pieces[round % 2 ? 0 : (seed >> 16) % NP]);
+			}
+			/* the last line's newline, two times in three */
+			if (i + 1 < nlines || (seed >> 8) % 3)
+				callus_buf_putc(&out, '\n');
+		}
+		seed = seed * 1103515245u + 12345u;
+		chunk = 1 + (seed >> 16) % 64;
+		callus_capture_init(&w);
+		callus_capture_init(&f);
+		callus_capture_whole(&w, out.ptr ? out.ptr : "", out.len);
+		for (size_t i = 0; i < out.len; i += chunk)
+			callus_capture_feed(&f, out.ptr + i, out.len - i < chunk ? out.len - i : chunk);
+		callus_capture_finish(&f);
+		assert_int_equal(w.nlines, f.nlines);
+		for (size_t i = 0; i < w.nlines; i++) {
+			assert_int_equal(w.lines[i].lineno, f.lines[i].lineno);
+			assert_int_equal(w.lines[i].len, f.lines[i].len);
+		}
+		assert_int_equal(w.total_lines, f.total_lines);
+		assert_int_equal(callus_capture_text(&w, &whole), 0);
+		assert_int_equal(callus_capture_text(&f, &fed), 0);
+		assert_int_equal(whole.len, fed.len);
+		assert_memory_equal(whole.ptr ? whole.ptr : "", fed.ptr ? fed.ptr : "", fed.len);
+		assert_int_equal(callus_capture_text_view(&w, &scratch, &t, &len), 0);
+		assert_memory_equal(t, fed.ptr ? fed.ptr : "", len);
+		if (out.len && t >= out.ptr && t < out.ptr + out.len) {
+			lent++;
+			if (len + 1 == fed.len) {
+				assert_true(t + len == out.ptr + out.len);
+				assert_true(out.ptr[out.len - 1] != '\n');
+				open++;
+			} else {
+				assert_int_equal(len, fed.len);
+			}
+		} else {
+			assert_int_equal(len, fed.len);
+		}
+		callus_buf_release(&out);
+		callus_buf_release(&whole);
+		callus_buf_release(&fed);
+		callus_buf_release(&scratch);
+		callus_capture_release(&w);
+		callus_capture_release(&f);
+	}
+	/* both ways were met */
+	assert_true(lent > 100);
+	assert_true(open > 20);
 }
 
 /* callus_capture_whole() keeps its data as the raw head, not a copy; fed
@@ -517,6 +630,7 @@ int main(void)
 		cmocka_unit_test(two_streams_keep_their_lines),
 		cmocka_unit_test(two_streams_long_and_last_lines),
 		cmocka_unit_test(text_view_borrows_the_kept_lines),
+		cmocka_unit_test(whole_lends_what_chunks_copy),
 		cmocka_unit_test(whole_borrows_its_raw_head),
 		cmocka_unit_test(ranks_as_said),
 		cmocka_unit_test(classification),

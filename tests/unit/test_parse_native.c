@@ -1170,6 +1170,75 @@ static void any_line_asks_each_run_once(void **state)
 	callus_buf_release(&asked);
 }
 
+/* What a parser's sniff was shown: each window's place in the text and
+ * its length (a test's record, reset before each use). */
+static struct {
+	const char *base;
+	size_t n, off[2], len[2];
+} shown;
+
+static int record_windows(const char *text, size_t len)
+{
+	if (shown.n < 2) {
+		shown.off[shown.n] = (size_t)(text - shown.base);
+		shown.len[shown.n] = len;
+	}
+	shown.n++;
+	return 0;
+}
+
+/* A text whose last line has no newline (a capture's text lent from the
+ * output) is shown to the sniffs in the windows of the same text with
+ * it: the same lines, the last without its newline.  Texts of random
+ * lines around two windows' length and past it, some whose byte a
+ * window's length before their end is a newline (where the tail's first
+ * line would move by one). */
+static void sniff_windows_as_with_the_last_newline(void **state)
+{
+	static const callus_parser recorder = { "recorder", NULL, record_windows, NULL, NULL };
+	callus_buf text = CALLUS_BUF_INIT;
+	unsigned seed = 792;
+	int edge = 0, two = 0;
+
+	(void)state;
+	for (int round = 0; round < 400; round++) {
+		size_t target, off[2], len[2], n;
+
+		seed = seed * 1103515245u + 12345u;
+		target = 2 * CALLUS_SNIFF_WINDOW - 300 + (seed >> 16) % (round % 4 ? 600 : 70000);
+		callus_buf_clear(&text);
+		while (text.len < target) {
+			seed = seed * 1103515245u + 12345u;
+			for (size_t k = (seed >> 16) % 90; k > 0; k--)
+				callus_buf_putc(&text, 'a' + (char)(k % 26));
+			callus_buf_putc(&text, '\n');
+		}
+		assert_int_equal(callus_buf_status(&text), 0);
+		/* with its last newline */
+		memset(&shown, 0, sizeof(shown));
+		shown.base = text.ptr;
+		assert_int_equal(callus_parser_sniff(&recorder, text.ptr, text.len), 0);
+		n = shown.n;
+		memcpy(off, shown.off, sizeof(off));
+		memcpy(len, shown.len, sizeof(len));
+		if (text.len > CALLUS_SNIFF_WINDOW && text.ptr[text.len - 1 - CALLUS_SNIFF_WINDOW] == '\n')
+			edge++;
+		two += n == 2;
+		/* without it */
+		memset(&shown, 0, sizeof(shown));
+		shown.base = text.ptr;
+		assert_int_equal(callus_parser_sniff(&recorder, text.ptr, text.len - 1), 0);
+		assert_int_equal(shown.n, n);
+		for (size_t w = 0; w < n; w++) {
+			assert_int_equal(shown.off[w], off[w]);
+			assert_int_equal(shown.len[w] + (off[w] + len[w] == text.len), len[w]);
+		}
+	}
+	callus_buf_release(&text);
+	assert_true(two > 100);
+	assert_true(edge > 0);
+}
+
 /* The parsers in the table's order, each asked on its own, but those
  * refuse() refuses: what callus_parser_sniff_first answers. */
 static const callus_parser *sniffed_in_turn(const char *text, size_t len,
@@ -1555,6 +1624,7 @@ int main(void)
 		cmocka_unit_test(gxx_error_from_a_system_header),
 		cmocka_unit_test(any_line_asks_each_run_once),
 		cmocka_unit_test(sniff_first_as_each_in_turn),
+		cmocka_unit_test(sniff_windows_as_with_the_last_newline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

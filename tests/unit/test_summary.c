@@ -11,9 +11,13 @@
 #include <cmocka.h>
 
 #include <ctype.h>
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "callus/analysis.h"
 #include "callus/capture.h"
@@ -563,6 +567,93 @@ static void summary_as_from_every_line(void **state)
 	}
 }
 
+/* Every real output of tests/corpus/cases/ analysed as a hook captures it
+ * (whole: its kept lines lent from the output where they lie in it, the
+ * last without its newline when the output has none) and as `callus run`
+ * does (fed in a pipe's pieces, each kept line copied with its newline):
+ * the same parser, files, errors and summary; as printed, and with its
+ * last newlines taken off. */
+static void whole_as_fed_on_every_case(void **state)
+{
+	const char *src = getenv("CALLUS_SRCDIR");
+	char dir[512];
+	struct dirent *e;
+	size_t cases = 0, lent = 0;
+	DIR *d;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/" CASES, src ? src : ".");
+	assert_non_null(d = opendir(dir));
+	while ((e = readdir(d))) {
+		callus_buf path = CALLUS_BUF_INIT;
+		struct stat st;
+		json_t *c;
+		const char *tool, *project, *cwd;
+		char *data;
+		size_t len;
+		int code;
+
+		if (e->d_name[0] == '.')
+			continue;
+		callus_buf_printf(&path, "%s%s/case.json", dir, e->d_name);
+		c = json_load_file(path.ptr, 0, NULL);
+		callus_buf_clear(&path);
+		if (!c) {
+			callus_buf_release(&path);
+			continue;
+		}
+		tool = json_string_value(json_object_get(c, "tool"));
+		project = json_string_value(json_object_get(c, "project"));
+		cwd = json_string_value(json_object_get(c, "cwd"));
+		code = (int)json_integer_value(json_object_get(c, "exit_code"));
+		callus_buf_printf(&path, "%s%s/output.txt", dir, e->d_name);
+		/* a passing run's output may be empty */
+		if (stat(path.ptr, &st) < 0 || !st.st_size) {
+			callus_buf_release(&path);
+			json_decref(c);
+			continue;
+		}
+		callus_buf_clear(&path);
+		callus_buf_printf(&path, CASES "%s/output.txt", e->d_name);
+		data = parse_read(path.ptr, &len);
+		callus_buf_release(&path);
+		for (int cut = 0; cut < 2; cut++) {
+			callus_failure fed, whole;
+			callus_capture cap;
+			callus_buf scratch = CALLUS_BUF_INIT;
+			const char *t;
+			size_t tl;
+
+			while (cut && len && data[len - 1] == '\n')
+				len--;
+			parse_analyse(&fed, tool ? tool : "", code ? code : 1, data, len, ROOT,
+				      project ? project : "", cwd && strcmp(cwd, ".") ? cwd : "");
+			parse_analyse_whole(&whole, tool ? tool : "", code ? code : 1, data, len,
+					    ROOT, project ? project : "",
+					    cwd && strcmp(cwd, ".") ? cwd : "");
+			parse_assert_same(e->d_name, &fed, &whole);
+			if (strcmp(fed.summary, whole.summary))
+				fail_msg("%s: the summary fed\n%s\nwhole\n%s", e->d_name, fed.summary,
+					 whole.summary);
+			callus_capture_init(&cap);
+			callus_capture_whole(&cap, data, len);
+			assert_int_equal(callus_capture_text_view(&cap, &scratch, &t, &tl), 0);
+			lent += len && t >= data && t < data + len;
+			callus_buf_release(&scratch);
+			callus_capture_release(&cap);
+			callus_failure_release(&fed);
+			callus_failure_release(&whole);
+			cases++;
+		}
+		free(data);
+		json_decref(c);
+	}
+	closedir(d);
+	assert_true(cases > 600);
+	/* outputs of error lines only, lent whole */
+	assert_true(lent > 50);
+}
+
 /* A NUL inside a line ends it, as a string of it ends (the output is read
  * as the store keeps text): what follows it on that line is never shown,
  * and the line so cut is taken once with its like. */
@@ -638,6 +729,7 @@ int main(void)
 		cmocka_unit_test(repeated_lines_sum_up_once),
 		cmocka_unit_test(a_nul_ends_its_line),
 		cmocka_unit_test(summary_as_from_every_line),
+		cmocka_unit_test(whole_as_fed_on_every_case),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
