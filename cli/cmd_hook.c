@@ -466,17 +466,25 @@ out:
 /* *fresh is set when the failure brought errors new to the check: the
  * external embedder has something to do; *owed when it was stored (or
  * found stored, CALLUS_EEXIST) and not learnt for a busy store: its entry
- * is a drainer's to learn (cli_recorded.learn_owed). */
+ * is a drainer's to learn (cli_recorded.learn_owed).  take: ev's output
+ * is the recording's, freed once read (the hook's own event: a megabyte
+ * it needs no more); ev is then left without it. */
 static int record_event(callus_buf *ctx, const cli_workspace *ws, const callus_hook_event *ev,
-			const callus_detection *det, int code, callus_metrics *m, int *fresh,
-			int *owed, const cli_queued *q)
+			callus_hook_event *take, const callus_detection *det, int code,
+			callus_metrics *m, int *fresh, int *owed, const cli_queued *q)
 {
 	callus_capture cap;
 	cli_recorded rec;
 	int rc;
 
 	callus_capture_init(&cap);
-	callus_capture_whole(&cap, ev->output ? ev->output : "", ev->output_len);
+	if (take) {
+		callus_capture_whole_owned(&cap, take->output, take->output_len);
+		take->output = NULL;
+		take->output_len = 0;
+	} else {
+		callus_capture_whole(&cap, ev->output ? ev->output : "", ev->output_len);
+	}
 	rc = cli_record_failure(ws, det, ev->command, code, &cap,
 				ev->session_id ? ev->session_id : "", m, HOOK_RELATED_MAX, q, &rec);
 	callus_capture_release(&cap);
@@ -758,7 +766,7 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 		goto out;
 	}
 	callus_metrics_new(&m);
-	rc = record_event(&ctx, &at, e, &det, e->exit_code, m, &fresh, &owed, &q);
+	rc = record_event(&ctx, &at, e, NULL, &det, e->exit_code, m, &fresh, &owed, &q);
 	if (owed) {
 		/* stored, its learning owed to a busy store: the entry
 		 * stays for a later delivery, which learns it */
@@ -1079,7 +1087,7 @@ int cmd_hook(int argc, char **argv)
 			}
 			if (!q.origin)
 				ws.store_wait_ms = HOOK_STORE_WAIT_UNQUEUED_MS;
-			rc = record_event(&ctx, &ws, e, &det, code, metrics, &fresh, &owed,
+			rc = record_event(&ctx, &ws, e, e, &det, code, metrics, &fresh, &owed,
 					  q.origin ? &q : NULL);
 			ws.store_wait_ms = HOOK_STORE_WAIT_MS;
 			/* what a drainer would keep (a busy store, one that cannot

@@ -622,13 +622,13 @@ int cli_store_timeout(const cli_workspace *ws)
 }
 
 static int record_failure(const cli_workspace *ws, const callus_detection *det,
-			  const char *command, int exit_code, const callus_capture *cap,
+			  const char *command, int exit_code, callus_capture *cap,
 			  const char *intent_id, callus_metrics *m, int related_max,
 			  const cli_queued *q, cli_recorded *out,
 			  const cli_replay *rp);
 
 int cli_record_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
-		       int exit_code, const callus_capture *cap, const char *intent_id,
+		       int exit_code, callus_capture *cap, const char *intent_id,
 		       callus_metrics *m, int related_max, const cli_queued *q,
 		       cli_recorded *out)
 {
@@ -637,14 +637,14 @@ int cli_record_failure(const cli_workspace *ws, const callus_detection *det, con
 }
 
 int cli_replay_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
-		       int exit_code, const callus_capture *cap, const char *session,
+		       int exit_code, callus_capture *cap, const char *session,
 		       const cli_replay *rp, callus_metrics *m, cli_recorded *out)
 {
 	return record_failure(ws, det, command, exit_code, cap, session, m, 0, NULL, out, rp);
 }
 
 static int record_failure(const cli_workspace *ws, const callus_detection *det,
-			  const char *command, int exit_code, const callus_capture *cap,
+			  const char *command, int exit_code, callus_capture *cap,
 			  const char *intent_id, callus_metrics *m, int related_max,
 			  const cli_queued *q, cli_recorded *out,
 			  const cli_replay *rp)
@@ -701,7 +701,10 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	opts.defer_views = rp != NULL;
 	memset(out, 0, sizeof(*out));
 	memset(&l, 0, sizeof(l));
-	if ((rc = callus_failure_build(&f, &chk, cap, &pc, &err)) < 0)
+	rc = callus_failure_build(&f, &chk, cap, &pc, &err);
+	/* read: what it kept is memory the recording can use */
+	callus_capture_release(cap);
+	if (rc < 0)
 		goto out;
 	opts.framework = callus_failure_framework(&f);
 	if ((rc = callus_lesson_from_failure(&l, &f, &opts, &err)) < 0)

@@ -147,7 +147,7 @@ int cli_replay_pass(const cli_workspace *ws, const callus_detection *det, const 
 /* cli_record_failure() for a replayed run: the lesson's times are the
  * run's, no related lessons are read. */
 int cli_replay_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
-		       int exit_code, const callus_capture *cap, const char *session,
+		       int exit_code, callus_capture *cap, const char *session,
 		       const cli_replay *rp, callus_metrics *m, cli_recorded *out);
 
 /* The instructions file's block of ws rebuilt from its store, after
@@ -195,6 +195,9 @@ int cli_store_timeout(const cli_workspace *ws);
 
 /* Record the failure a finished capture shows; out->related gets up to
  * related_max earlier lessons about the same file (for the hook's reply).
+ * The capture is released once the failure is read from it: its lines
+ * (and a hook's output it owns) are a megabyte of a large output that the
+ * recording's own memory then reuses; releasing it again does nothing.
  * Returns 0, or <0 after reporting the trouble (the caller carries on
  * regardless).  q is NULL, or the queued failure this is (then a busy
  * store, CALLUS_EBUSY, is reported as queued, not dropped, and one already
@@ -203,7 +206,7 @@ int cli_store_timeout(const cli_workspace *ws);
  * callus.failsafe.dropped_total{reason} instead, for the caller to add to
  * and give to cli_flush_metrics(ws, m, NULL, 1). */
 int cli_record_failure(const cli_workspace *ws, const callus_detection *det, const char *command,
-		       int exit_code, const callus_capture *cap, const char *intent_id,
+		       int exit_code, callus_capture *cap, const char *intent_id,
 		       callus_metrics *m, int related_max, const cli_queued *q,
 		       cli_recorded *out);
 

@@ -36,6 +36,7 @@ void callus_capture_release(callus_capture *c)
 	callus_buf_release(&c->held[0]);
 	callus_buf_release(&c->held[1]);
 	free(c->lines);
+	free(c->owned);
 	callus_capture_init(c);
 }
 
@@ -622,6 +623,12 @@ int callus_capture_whole(callus_capture *c, const char *data, size_t len)
 	feed_lines(c, data, len);
 	callus_capture_finish(c);
 	return 0;
+}
+
+int callus_capture_whole_owned(callus_capture *c, char *data, size_t len)
+{
+	c->owned = data;
+	return callus_capture_whole(c, data ? data : "", data ? len : 0);
 }
 
 const char *callus_capture_raw(const callus_capture *c, size_t *len)

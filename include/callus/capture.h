@@ -46,6 +46,8 @@ typedef struct callus_capture {
 	size_t whole_len;
 	const char *whole_end;     /* the end of all of that data (whole_len is
 				    * only its head's) */
+	char *owned;               /* that data when it is the capture's
+				    * (callus_capture_whole_owned) */
 	callus_capture_line *lines;  /* index into kept, in output order */
 	size_t nlines, alloc;
 	callus_buf tail[CALLUS_CAPTURE_TAIL]; /* ring of the last lines */
@@ -90,6 +92,10 @@ void callus_capture_finish(callus_capture *c);
  * doubling.  data is borrowed as the raw head, not copied: it must outlive
  * the capture.  As callus_capture_feed() returns. */
 int callus_capture_whole(callus_capture *c, const char *data, size_t len);
+/* The same of data (malloc'd, or NULL for no output) that is then the
+ * capture's, freed with it: a hook's payload output, a megabyte that
+ * goes when the failure has been read from the capture. */
+int callus_capture_whole_owned(callus_capture *c, char *data, size_t len);
 /* The first CALLUS_CAPTURE_HEAD_MAX bytes as printed (*len set): the
  * capture's copy of the chunks fed, or callus_capture_whole()'s data.
  * Borrowed from c. */

@@ -486,6 +486,35 @@ static void whole_lends_what_chunks_copy(void **state)
 	assert_true(open > 20);
 }
 
+/* A whole output the capture owns is lent from as any other, and freed
+ * with it (the sanitizers' leak check says so); released twice, nothing
+ * happens; no output at all is an empty one. */
+static void whole_owns_its_data(void **state)
+{
+	static const char out[] = "a.c:1:2: error: x\nmake: done";
+	callus_buf scratch = CALLUS_BUF_INIT;
+	callus_capture c;
+	const char *t;
+	size_t len;
+	char *data;
+
+	(void)state;
+	assert_non_null(data = strdup(out));
+	callus_capture_init(&c);
+	assert_int_equal(callus_capture_whole_owned(&c, data, strlen(data)), 0);
+	assert_int_equal(callus_capture_text_view(&c, &scratch, &t, &len), 0);
+	assert_ptr_equal(t, data);
+	assert_int_equal(len, strlen(out));
+	assert_int_equal(c.total_lines, 2);
+	callus_capture_release(&c);
+	callus_capture_release(&c);
+	assert_int_equal(callus_capture_whole_owned(&c, NULL, 7), 0);
+	assert_int_equal(c.total_bytes, 0);
+	assert_int_equal(c.nlines, 0);
+	callus_capture_release(&c);
+	callus_buf_release(&scratch);
+}
+
 /* callus_capture_whole() keeps its data as the raw head, not a copy; fed
  * in chunks, the capture's own copy of the first bytes is read. */
 static void whole_borrows_its_raw_head(void **state)
@@ -632,6 +661,7 @@ int main(void)
 		cmocka_unit_test(text_view_borrows_the_kept_lines),
 		cmocka_unit_test(whole_lends_what_chunks_copy),
 		cmocka_unit_test(whole_borrows_its_raw_head),
+		cmocka_unit_test(whole_owns_its_data),
 		cmocka_unit_test(ranks_as_said),
 		cmocka_unit_test(classification),
 	};
