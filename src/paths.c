@@ -219,25 +219,34 @@ static void put_str(callus_buf *b, const char *s)
 		callus_buf_puts(b, s);
 }
 
-/* Compared by content, not by address: a parser moves a context's cwd_rel
- * along a buffer it rewrites in place (make's directories). */
-static int memo_has(const callus_pathmemo *m, const callus_pathctx *pc, const char *p, size_t len)
+/* Whether m holds pc's strings.  Compared by content, not by address: a
+ * parser moves a context's cwd_rel along a buffer it rewrites in place
+ * (make's directories). */
+static int memo_ctx(const callus_pathmemo *m, const callus_pathctx *pc)
 {
-	return m->ok >= 0 && same(&m->path, p, len) &&
-	       same_str(&m->workspace, pc->workspace) && same_str(&m->real, pc->workspace_real) &&
-	       same_str(&m->cwd, pc->cwd_rel);
+	return m->ok >= 0 && same_str(&m->workspace, pc->workspace) &&
+	       same_str(&m->real, pc->workspace_real) && same_str(&m->cwd, pc->cwd_rel);
 }
 
-/* The path and context m->out now answers for, with ok.  Kept only whole:
- * a memo that failed to take them, or the result, forgets. */
+static int memo_has(const callus_pathmemo *m, const callus_pathctx *pc, const char *p, size_t len)
+{
+	return m->ok >= 0 && same(&m->path, p, len) && memo_ctx(m, pc);
+}
+
+/* The path and context m->out now answers for, with ok; ctx: m holds
+ * pc's strings already (memo_ctx), as it does for each of a build's
+ * errors.  Kept only whole: a memo that failed to take them, or the
+ * result, forgets. */
 static void memo_note(callus_pathmemo *m, const callus_pathctx *pc, const char *p, size_t len,
-		      int ok)
+		      int ok, int ctx)
 {
 	callus_buf_clear(&m->path);
 	callus_buf_put(&m->path, p, len);
-	put_str(&m->workspace, pc->workspace);
-	put_str(&m->real, pc->workspace_real);
-	put_str(&m->cwd, pc->cwd_rel);
+	if (!ctx) {
+		put_str(&m->workspace, pc->workspace);
+		put_str(&m->real, pc->workspace_real);
+		put_str(&m->cwd, pc->cwd_rel);
+	}
 	m->ok = ok;
 	if (callus_buf_status(&m->path) || callus_buf_status(&m->workspace) ||
 	    callus_buf_status(&m->real) || callus_buf_status(&m->cwd) || callus_buf_status(&m->out))
@@ -249,7 +258,7 @@ static void memo_put(callus_pathmemo *m, const callus_pathctx *pc, const char *p
 {
 	callus_buf_clear(&m->out);
 	callus_buf_put(&m->out, out->ptr, out->len);
-	memo_note(m, pc, p, len, ok);
+	memo_note(m, pc, p, len, ok, 0);
 }
 
 static int resolve(callus_buf *out, const callus_pathctx *pc, const char *p, size_t len);
@@ -258,13 +267,16 @@ int callus_path_memo_resolve(const callus_pathctx *pc, const char *p, size_t len
 			     const char **out, size_t *out_len)
 {
 	callus_pathmemo *m = pc->memo;
+	int ctx;
 
 	if (!m)
 		return -1;
 	/* a path not asked before is resolved into the memo itself: no
-	 * buffer of the caller's, no copy of the result */
-	if (!memo_has(m, pc, p, len))
-		memo_note(m, pc, p, len, resolve(&m->out, pc, p, len));
+	 * buffer of the caller's, no copy of the result; its context's
+	 * strings compared once */
+	ctx = memo_ctx(m, pc);
+	if (!ctx || !same(&m->path, p, len))
+		memo_note(m, pc, p, len, resolve(&m->out, pc, p, len), ctx);
 	if (m->ok < 0)
 		return -1;
 	*out = m->out.ptr;
