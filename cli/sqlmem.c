@@ -27,21 +27,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define SM_ALIGN 16u                        /* sizes rounded to it */
 #define SM_SMALL_MAX 8192u                  /* larger blocks: malloc */
 #define SM_CLASSES (SM_SMALL_MAX / SM_ALIGN)
-/* Chunks of 2 MB, in the kernel's 4 KB pages: a page is faulted in when
- * first touched, and a failing hook touches part of one chunk (two at
- * 100,000 recordings).  Asking for a huge page instead (MADV_HUGEPAGE,
- * once here) saved those faults where each cost 10 microseconds, but a
- * huge page is backed whole: on virtual machines that hand free memory
- * back to their host (a Firecracker microVM's free page reporting), a
- * process meets a huge page the host must back again, 4 KB at a time, in
- * one hook of two or more, 5 ms each time; with hooks three seconds apart,
- * as an agent runs them, 4 KB pages cost 0.8 to 1.1 ms less a hook on
- * average (bench/spaced.sh, docs/scale-history.md, the nineteenth pass). */
-#define SM_CHUNK (2u * 1024u * 1024u)
+/* Chunks of 256 KB, from the C library's heap, page-aligned: where a large
+ * output's copies were freed (its capture, once read: cli_record_failure),
+ * the store's memory takes their pages, already faulted in, where chunks
+ * of their own took fresh ones: a megabyte of distinct errors recorded,
+ * 1,134 -> 995 page faults, the repeated one 890 -> 824 (bench/proctime;
+ * docs/scale-history.md, the eightieth pass).  Chunks were mappings of 2 MB
+ * of their own until then: one for a huge page first (MADV_HUGEPAGE), which
+ * saved faults where each cost 10 microseconds, but a huge page is backed
+ * whole, and on virtual machines that hand free memory back to their host
+ * (a Firecracker microVM's free page reporting) a process met one the host
+ * had to back again, 4 KB at a time, in one hook of two or more, 5 ms each
+ * time (bench/spaced.sh, the nineteenth pass). */
+#define SM_CHUNK (256u * 1024u)
 /* Where the blocks reach, the chunk's pages are faulted in ahead, this many
  * bytes at a time, by one madvise(MADV_POPULATE_WRITE) (Linux 5.14):
  * about 300 page faults of a failing hook, most of them SQLite's page
@@ -90,9 +93,11 @@ static struct {
 /* A new chunk of SM_CHUNK bytes, or NULL. */
 static void *chunk_new(void)
 {
-	void *p = mmap(NULL, SM_CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long page = sysconf(_SC_PAGESIZE);
 
-	return p == MAP_FAILED ? NULL : p;
+	/* page-aligned, for fill_to()'s madvise; the heap's memory is never
+	 * handed back (cli_sqlmem_process) */
+	return aligned_alloc(page > 0 && SM_CHUNK % (size_t)page == 0 ? (size_t)page : 4096, SM_CHUNK);
 }
 
 /* Fault in the pages of the current chunk up to past `to`, SM_FILL bytes

@@ -14,6 +14,7 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,9 +78,9 @@ static void blocks_are_aligned_sized_and_apart(void **state)
 		}
 }
 
-/* Blocks of the largest class over three chunks (2 MB each), each keeping
- * what was written to it: a block carved past its chunk's end would write
- * into another block or out of the mapping. */
+/* Blocks of the largest class over 6 MB of chunks, each keeping what was
+ * written to it: a block carved past its chunk's end would write into
+ * another block or out of the chunk. */
 static void blocks_fill_several_chunks(void **state)
 {
 	enum { SIZE = 8176, N = 3 * (2 << 20) / 8192 };
@@ -139,6 +140,41 @@ static void chunks_ask_for_no_huge_page(void **state)
 	assert_true(seen);
 }
 
+/* A chunk is carved from the C library's heap: memory a large block
+ * freed (a hook's output, once its capture is read) is what the store's
+ * blocks take next, its pages faulted in already. */
+static void chunks_take_freed_heap_memory(void **state)
+{
+	enum { BIG = 1 << 20 };
+	unsigned char *big, *prev = NULL;
+	uintptr_t from, to;
+	int inside = 0;
+
+	(void)state;
+	if (!installed)
+		skip();
+	/* from the heap, as a callus process has it (cli_sqlmem_process) */
+	assert_int_equal(mallopt(M_MMAP_THRESHOLD, 64 * 1024 * 1024), 1);
+	big = malloc(BIG);
+	assert_non_null(big);
+	memset(big, 1, BIG);
+	/* its place, as numbers: the block is freed */
+	from = (uintptr_t)big;
+	to = from + BIG;
+	free(big);
+	/* the current chunk used up, the next one is where big was */
+	for (int tries = 0; tries < 200 && !inside; tries++) {
+		/* a class no other test frees blocks of: each new */
+		unsigned char *p = sqlite3_malloc(7984);
+
+		assert_non_null(p);
+		if (prev && p != prev + 8000)
+			inside = (uintptr_t)p >= from && (uintptr_t)p + 7984 <= to;
+		prev = p;
+	}
+	assert_true(inside);
+}
+
 /* The mapping of /proc/self/smaps that holds at; 0 when none does. */
 static int mapping_of(uintptr_t at, uintptr_t *lo, uintptr_t *hi)
 {
@@ -184,15 +220,20 @@ static void pages_are_faulted_in_ahead(void **state)
 		skip();
 	}
 	munmap(probe, (size_t)page);
-	/* a block far enough from its chunk's end for the page probed to be
-	 * the chunk's (blocks of the largest class move to the next chunk) */
+	/* the first block of a chunk (blocks of the largest class, each
+	 * right after the one before in a chunk), far enough from its end
+	 * for the page probed to be the chunk's */
 	for (int tries = 0;; tries++) {
+		static unsigned char *prev;
+
 		assert_true(tries < 1000);
 		p = sqlite3_malloc(8176);
 		assert_non_null(p);
 		assert_true(mapping_of((uintptr_t)p, &lo, &hi));
-		if ((uintptr_t)p + 8176 + 16384 + (uintptr_t)page <= hi)
+		if (prev && (unsigned char *)p != prev + 8192 &&
+		    (uintptr_t)p + 8176 + 16384 + (uintptr_t)page <= hi)
 			break;
+		prev = p;
 	}
 	ahead = ((uintptr_t)p + 8176 + 16384) & ~((uintptr_t)page - 1);
 	assert_int_equal(mincore((void *)ahead, (size_t)page, &vec), 0);
@@ -285,6 +326,7 @@ int main(void)
 		cmocka_unit_test(blocks_are_aligned_sized_and_apart),
 		cmocka_unit_test(blocks_fill_several_chunks),
 		cmocka_unit_test(chunks_ask_for_no_huge_page),
+		cmocka_unit_test(chunks_take_freed_heap_memory),
 		cmocka_unit_test(pages_are_faulted_in_ahead),
 		cmocka_unit_test(freed_blocks_are_reused),
 		cmocka_unit_test(realloc_keeps_contents),
