@@ -9,8 +9,8 @@
 # recording of the same failure); snapshots off.  A count marked "cut" is of
 # a hook that callgrind slowed past its deadline: only its part before the
 # cut is counted (the rest went on in a detached copy), so it is low.
-# With CALLUS_TOOLS_TIME=N, also the hook's CPU time: the median of N runs
-# (bench/proctime.c), ms.
+# With CALLUS_TOOLS_TIME=N, also the hook's CPU time and page faults: the
+# medians of N runs (bench/proctime.c; ms, first touches of memory).
 # Usage: bench/tool_outputs.sh [BYTES] [path/to/callus] [path/to/base/callus]
 #   BYTES: each output's size (default 262144)
 set -eu
@@ -29,8 +29,8 @@ trap 'rm -rf "$work"' EXIT
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
 
-echo "| output | callus | through the hook |$([ "$runs" = 0 ] || echo " hook, CPU ms (median of $runs) |")"
-echo "|:---|:---|---:|$([ "$runs" = 0 ] || echo "---:|")"
+echo "| output | callus | through the hook |$([ "$runs" = 0 ] || echo " hook, CPU ms (median of $runs) | page faults |")"
+echo "|:---|:---|---:|$([ "$runs" = 0 ] || echo "---:|---:|")"
 for spec in "tsc:npx tsc --noEmit" "mypy:mypy src" "ruff:ruff check ." "eslint:npx eslint ." \
 	"go:go build ./..." "rustc:cargo build" "pytest:pytest" "jest:npx jest"; do
 	kind=${spec%%:*} cmd=${spec#*:}
@@ -44,8 +44,8 @@ for spec in "tsc:npx tsc --noEmit" "mypy:mypy src" "ruff:ruff check ." "eslint:n
 		if [ "$runs" = 0 ]; then
 			echo "| $kind | $bin | $n |"
 		else
-			ms=$("$work/proctime" "$runs" p.json "$bin" hook generic | cut -d' ' -f2)
-			echo "| $kind | $bin | $n | $ms |"
+			t=$("$work/proctime" "$runs" p.json "$bin" hook generic)
+			echo "| $kind | $bin | $n | $(echo "$t" | cut -d' ' -f2) | $(echo "$t" | cut -d' ' -f8) |"
 		fi
 	done
 done
