@@ -3,7 +3,6 @@
 #include "callus/utf8.h"
 #include "swar.h"
 
-#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,14 +363,16 @@ static size_t kept_bytes(const callus_capture *c)
 	return kept_len(c) - c->nlines;
 }
 
-/* Room in kept for len more bytes of lines (and one for a last line
- * without its newline), as far as the bound allows: made at once, where
- * doubling copies all that was kept at each step.  Best effort. */
+/* Room in kept for the lines kept (the lent ones too, about to be copied
+ * in) and len more bytes of lines (and one for a last line without its
+ * newline), as far as the bound allows: made at once, where doubling
+ * copies all that was kept at each step.  Best effort. */
 static void kept_room(callus_capture *c, size_t len)
 {
 	size_t room = CALLUS_CAPTURE_KEPT_MAX - kept_bytes(c);
 
-	(void)callus_buf_grow(&c->kept, (len < room ? len : room) + 1);
+	(void)callus_buf_grow(&c->kept,
+			      kept_len(c) - c->kept.len + (len < room ? len : room) + 1);
 }
 
 /* Room for the lines of a feed of len bytes: its bytes in kept, unless
@@ -405,7 +406,10 @@ static int lendable(const callus_capture *c, const char *s, size_t len, int *ope
 	/* compared as numbers: s may be a buffer of the capture's own */
 	if (!c->whole_end || at < from || at > end || end - at < len)
 		return 0;
-	if (c->lent ? s != c->lent + c->lent_len || c->lent_open : c->kept.len || c->kept.failed)
+	/* the first line kept, or right after the last one lent */
+	if (!c->lent && (c->kept.len || c->kept.failed))
+		return 0;
+	if (c->lent && (c->lent_open || s != c->lent + c->lent_len))
 		return 0;
 	*open = end - at == len;
 	return *open || s[len] == '\n';
@@ -417,15 +421,14 @@ static int lendable(const callus_capture *c, const char *s, size_t len, int *ope
 static void unlend(callus_capture *c)
 {
 	const char *at = c->lent;
-	size_t n = c->lent_len, room = CALLUS_CAPTURE_KEPT_MAX - kept_bytes(c);
-	size_t rest = c->whole_end - at > (ptrdiff_t)n ? (size_t)(c->whole_end - at) - n : 0;
+	size_t n = c->lent_len;
 
+	/* the rest of the output too, as reserve() would have made it; a
+	 * lent line without its newline is the output's last, and none
+	 * comes after it: the lent bytes are all in the output */
+	kept_room(c, (size_t)(c->whole_end - (at + n)));
 	c->lent = NULL;
 	c->lent_len = 0;
-	/* room for the rest at once, as reserve() would have made it */
-	(void)callus_buf_grow(&c->kept, n + (rest < room ? rest : room) + 1);
-	/* each with its newline: a lent line without one is the output's
-	 * last, and no line comes after it */
 	callus_buf_put(&c->kept, at, n);
 	if (callus_buf_status(&c->kept) < 0) {
 		c->dropped_lines += c->nlines;
