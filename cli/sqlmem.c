@@ -36,7 +36,8 @@
  * output's copies were freed (its capture, once read: cli_record_failure),
  * the store's memory takes their pages, already faulted in, where chunks
  * of their own took fresh ones: a megabyte of distinct errors recorded,
- * 1,134 -> 995 page faults, the repeated one 890 -> 824 (bench/proctime;
+ * 1,134 -> 995 page faults, the repeated one 890 -> 824 (the hook's minor
+ * faults, bench/proctime.c in bench/record1m.sh's workspaces, 11 runs;
  * docs/scale-history.md, the eightieth pass).  Chunks were mappings of 2 MB
  * of their own until then: one for a huge page first (MADV_HUGEPAGE), which
  * saved faults where each cost 10 microseconds, but a huge page is backed
