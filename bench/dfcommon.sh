@@ -36,7 +36,8 @@ echo "|:---|---:|---:|---:|"
 i=0
 for ws in "$@"; do
 	i=$((i + 1))
-	cp -a "$ws/.callus" "$work/ws-$i"
+	# what a link names, not the link (bench_copy_store, bench/tools.sh)
+	mkdir "$work/ws-$i" && cp -a "$ws/.callus/." "$work/ws-$i/"
 	"$work/dfcommon" store "$work/ws-$i/callus.db" 100 | sed "s|$work/ws-$i/callus.db|$ws|"
 done
 (cd "$repo" && CALLUS_BIN="$build/callus" CALLUS_ACCURACY_ENFORCE=0 \

@@ -29,7 +29,7 @@ bench_grown doctor "$repo" "$src" "$new_src"
 # ready X BIN: X's copy of the store, migrated by BIN, no background gc;
 # BIN's doctor lines about the vector files into X.vectors
 ready() {
-	cp -a "$src" "$work/$1"
+	bench_copy_store "$src" "$work/$1"
 	printf '[retention]\ngc_hours = 0\n' >"$work/$1/.callus/config"
 	(cd "$work/$1" && git status --porcelain >/dev/null && "$2" status >/dev/null &&
 		{ "$2" doctor || :; } | grep '^[a-z]* *vectors ' >"$work/$1.vectors")

@@ -37,7 +37,7 @@ counts() {
 agree=0 unchanged=0 i=0
 while [ "$i" -lt "$n" ]; do
 	rm -rf "$work/ws"
-	cp -a "$src" "$work/ws"
+	bench_copy_store "$src" "$work/ws"
 	printf '[retention]\ngc_hours = 0\nlessons = %s\n' "$keep" >"$work/ws/.callus/config"
 	(cd "$work/ws" && "$callus" status >/dev/null)
 	before=$(rows "$work/ws")
@@ -46,7 +46,7 @@ while [ "$i" -lt "$n" ]; do
 	[ "$(rows "$work/ws")" != "$before" ] || unchanged=$((unchanged + 1))
 	(cd "$work/ws" && "$work/proctime" 1 /dev/null "$callus" gc) | cut -d' ' -f1 >>"$work/real"
 	# the real pass's counts: from a copy made again (the one above is done)
-	rm -rf "$work/ws2" && cp -a "$src" "$work/ws2" && cp "$work/ws/.callus/config" "$work/ws2/.callus/config"
+	rm -rf "$work/ws2" && bench_copy_store "$src" "$work/ws2" && cp "$work/ws/.callus/config" "$work/ws2/.callus/config"
 	(cd "$work/ws2" && "$callus" status >/dev/null && "$callus" gc --json >"$work/real.json")
 	[ "$(counts "$work/dry.json")" != "$(counts "$work/real.json")" ] || agree=$((agree + 1))
 	i=$((i + 1))

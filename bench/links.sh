@@ -31,7 +31,7 @@ bench_grown links "$repo" "$src" "$new_src"
 
 # the linked store: before either binary opens it, so that each migrates
 # the same rows
-cp -a "$src" "$work/linked"
+bench_copy_store "$src" "$work/linked"
 have=$(sqlite3 "$work/linked/.callus/callus.db" "SELECT count(*) FROM signature_vectors")
 [ "$have" -gt "$links" ] || {
 	echo "bench/links.sh: $src holds $have signatures with a vector, not more than $links" >&2
@@ -49,7 +49,7 @@ made=$(sqlite3 "$work/linked/.callus/callus.db" "SELECT count(*) FROM signature_
 # ready X SRC BIN: X's copy of SRC, migrated by BIN, no background gc;
 # the counts `callus status` prints (its lessons, errors and vectors) into X.counts
 ready() {
-	cp -a "$2" "$work/$1"
+	bench_copy_store "$2" "$work/$1"
 	printf '[retention]\ngc_hours = 0\n' >"$work/$1/.callus/config"
 	(cd "$work/$1" && git status --porcelain >/dev/null && "$3" status >/dev/null &&
 		"$3" status | grep -E '^(lessons|errors|vectors) ' >"$work/$1.counts")

@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
 
 base=$work/base
-cp -a "$from" "$base"
+bench_copy_store "$from" "$base"
 printf '[retention]\ngc_hours = 0\n' >"$base/.callus/config"
 (cd "$base" && "$old" status >/dev/null)
 sqlite3 "$base/.callus/callus.db" "PRAGMA wal_checkpoint(TRUNCATE); VACUUM" >/dev/null

@@ -45,7 +45,7 @@ ext() {
 # ready X BIN: X's copy of the store, every signature embedded through
 # BIN, then the model dropped a month ago
 ready() {
-	cp -a "$src" "$work/$1"
+	bench_copy_store "$src" "$work/$1"
 	printf '[retention]\ngc_hours = 0\n' >"$work/$1/.callus/config"
 	(cd "$work/$1" && "$2" gc >/dev/null)
 	[ "$1" != old ] || echo "| as grown (the baseline) | $(bytes old) | $(ext old) |"

@@ -33,7 +33,7 @@ bench_embed_server reindex "$repo" "$dim"
 # ready X BIN: X's copy of the store, every signature embedded by the
 # endpoint through BIN, no background gc
 ready() {
-	cp -a "$src" "$work/$1"
+	bench_copy_store "$src" "$work/$1"
 	printf '[retention]\ngc_hours = 0\n[embed]\nurl = http://127.0.0.1:%s/v1/embeddings\nmodel = bench\n' \
 		"$port" >"$work/$1/.callus/config"
 	(cd "$work/$1" && "$2" reindex --quiet && "$2" reindex --new --quiet)

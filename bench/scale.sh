@@ -185,7 +185,7 @@ have=0
 for size in $sizes; do
 	start=$(date +%s)
 	if [ -n "${CALLUS_SCALE_FROM:-}" ]; then
-		cd "$work" && rm -rf "$ws" && cp -a "$CALLUS_SCALE_FROM/ws-$size" "$ws" && cd "$ws"
+		cd "$work" && rm -rf "$ws" && bench_copy_store "$CALLUS_SCALE_FROM/ws-$size" "$ws" && cd "$ws"
 		printf '[retention]\ngc_hours = 0\n' >.callus/config
 		# migrated, then what this binary's retention removes at once
 		# (not in the timed gc's first run)
@@ -219,7 +219,7 @@ for size in $sizes; do
 	if [ -n "$base" ]; then
 		from=$ws
 		[ -z "${CALLUS_SCALE_FROM:-}" ] || from=$CALLUS_SCALE_FROM/ws-$size
-		rm -rf "$bws" && cp -a "$from" "$bws"
+		rm -rf "$bws" && bench_copy_store "$from" "$bws"
 		(cd "$bws" && printf '[retention]\ngc_hours = 0\n' >.callus/config &&
 			git status --porcelain >/dev/null && "$base" status >/dev/null &&
 			"$base" gc >/dev/null)

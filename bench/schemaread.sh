@@ -47,7 +47,7 @@ count() {
 
 # a fresh copy of WS at DIR, its config as bench/scale.sh writes it
 copy() {
-	rm -rf "$2" && cp -a "$1" "$2"
+	rm -rf "$2" && bench_copy_store "$1" "$2"
 	printf '[retention]\ngc_hours = 0\n' >"$2/.callus/config"
 }
 

@@ -179,6 +179,17 @@ bench_fresh() {
 	echo "$(cd "$1" && pwd)/callus"
 }
 
+# bench_copy_store SRC DST: DST, which must not exist, a copy of the
+# workspace SRC, or of the one SRC links to.  `cp -a` copies a link as a
+# link: a kept store's size linked to another folder (ws-1000 -> elsewhere)
+# was "copied" as that link, and every hook the benchmarks ran on their
+# copies, and the config bench_ready writes, went into the kept store
+# itself, whose errors were then no longer new (docs/scale-history.md, the
+# eighty-first pass).
+bench_copy_store() {
+	mkdir "$2" && cp -a "$1/." "$2/"
+}
+
 # bench_ready SRC WS CALLUS [snapshots]: WS, a copy of the store SRC grown
 # by bench/scale.sh, with no background retention, and no snapshot unless
 # snapshots is given; git's index refreshed (a copy's files are new inodes:
@@ -187,7 +198,7 @@ bench_fresh() {
 # retention applied by CALLUS (`callus status`, `callus gc`) before
 # anything is timed.
 bench_ready() {
-	cp -a "$1" "$2"
+	bench_copy_store "$1" "$2"
 	if [ "${4:-}" = snapshots ]; then
 		printf '[retention]\ngc_hours = 0\n' >"$2/.callus/config"
 	else
