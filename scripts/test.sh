@@ -1,7 +1,8 @@
 #!/bin/bash
 # test.sh - the whole test suite, as `make check` (and so .ci/run) runs it.
 #
-# First the documents' relative links (tests/docs/links.py).  Then twice: a
+# First the documents' relative links (tests/docs/links.py) and the
+# benchmarks' copy of a kept store (tests/bench/copy_store.sh).  Then twice: a
 # release build in build/, then an ASan+UBSan build in build-asan/.  Each
 # time: build callus, build and run every unit test binary (the release pass
 # runs five of them again under valgrind's memcheck), replay every
@@ -414,6 +415,16 @@ elif [ -n "${CI:-}" ]; then
 	fail "docs: no python3 to check the links"
 else
 	echo "# docs' links not checked: no python3"
+fi
+
+# The benchmarks' copy of a kept store: a store given as a link comes out a
+# folder of its own (tests/bench/copy_store.sh), or every hook they run "on a
+# copy" writes the kept store.
+if sh tests/bench/copy_store.sh >"$tmp/log" 2>&1; then
+	pass "bench: a store given as a link is copied, not written through (tests/bench/copy_store.sh)"
+else
+	fail "bench: a kept store written through its copy (tests/bench/copy_store.sh)"
+	show_log "$tmp/log"
 fi
 
 fuzz_build=()
