@@ -1062,6 +1062,10 @@ typedef struct vi_scan {
 	size_t n, k;
 	size_t *keep, keep_cap, *nkeep; /* nkeep NULL: nothing kept */
 	double lo;                     /* what a record's bound must reach */
+	/* the components the query weighs (vi_query_weighed), where the
+	 * postings bound its records: in scan()'s memory */
+	const uint16_t *weighed;
+	size_t nweighed;
 } vi_scan;
 
 /* Record r scored in full: offered to the k best, noted among the kept
@@ -1173,7 +1177,7 @@ static int scan_block(const callus_vecindex *vi, vi_scan *scans, size_t ns, size
 
 		if (sc->qscale == 0)
 			continue;
-		vi_post_parts(&b, sc->vq.table, vi->dim, part);
+		vi_post_parts(&b, sc->vq.table, sc->weighed, sc->nweighed, part);
 		nreach = vi_post_reach(part, &b, &sc->vq, sc->lo, reach);
 		for (size_t i = 0; i < nreach; i++) {
 			size_t u = reach[i];
@@ -1208,10 +1212,28 @@ static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t fr
 	size_t r = from, table = query_entries(vi->dim);
 	size_t posted = vi->po.blocks * VI_POST_BLOCK, unposted = 0;
 	vi_blockbuf bb = { NULL, 0 };
+	uint16_t *weighed = NULL;
 
-	/* without memory for a block's sketches, bounded from the sketches */
-	if (posted)
+	/* without memory for a block's sketches or the queries' components,
+	 * bounded from the sketches */
+	if (posted) {
 		bb.sk = malloc(VI_POST_BLOCK * sizeof(*bb.sk));
+		weighed = bb.sk ? malloc(ns * vi->dim * sizeof(*weighed)) : NULL;
+		if (!weighed) {
+			free(bb.sk);
+			bb.sk = NULL;
+		}
+		for (size_t j = 0; weighed && j < ns; j++) {
+			uint16_t *w = weighed + j * vi->dim;
+
+			/* a query similar to nothing is not searched (nor has
+			 * it a table, without memory) */
+			if (scans[j].qscale != 0) {
+				scans[j].weighed = w;
+				scans[j].nweighed = vi_query_weighed(scans[j].vq.table, vi->dim, w);
+			}
+		}
+	}
 	while (r < vi->sk.count) {
 		vi_sketch_rec chunk[VI_SKETCH_READ];
 		size_t want = VI_SKETCH_READ, got;
@@ -1241,6 +1263,7 @@ static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t fr
 		r += got;
 	}
 	free(bb.sk);
+	free(weighed);
 	for (; r < vi->count; r++)
 		for (size_t j = 0; j < ns; j++)
 			if (scans[j].qscale != 0)

@@ -273,25 +273,44 @@ void vi_postings_sync(const char *path, const struct stat *vst, const vi_sketch 
 int vi_postings_remove(const char *path);
 
 /*
+ * The components the query table[0..dim) weighs (not zero), ascending,
+ * into weighed[0..dim): how many.  A built-in query weighs about a third
+ * of its 256, and a search visits a block's postings only for those: made
+ * once a search, where each of its blocks (twenty of the noted
+ * signatures' file at 100,000 recordings) asked every component again
+ * (docs/scale-history.md, the eighty-first pass).
+ */
+static inline size_t vi_query_weighed(const int8_t *table, size_t dim, uint16_t *weighed)
+{
+	size_t n = 0;
+
+	for (size_t d = 0; d < dim; d++)
+		if (table[d])
+			weighed[n++] = (uint16_t)d;
+	return n;
+}
+
+/*
  * Each record's sum over its sketch's top of the query's component times
  * its own, into part[0..VI_POST_BLOCK): what vi_sketch_part gives for the
- * record's sketch.  Component d's postings are visited only where the
- * query weighs d; a posting's record is masked into the block, and a
- * start past the postings clipped, so that a damaged block reads and
- * writes nothing outside it.
+ * record's sketch.  Only the postings of the components the query weighs
+ * are visited, weighed[0..nweighed) as vi_query_weighed lists them (each
+ * under the block's dimension); a posting's record is masked into the
+ * block, and a start past the postings clipped, so that a damaged block
+ * reads and writes nothing outside it.
  */
-static inline void vi_post_parts(const vi_post_block *b, const int8_t *table, size_t dim,
+static inline void vi_post_parts(const vi_post_block *b, const int8_t *table,
+				 const uint16_t *weighed, size_t nweighed,
 				 int32_t part[VI_POST_BLOCK])
 {
 	_Static_assert((VI_POST_BLOCK & (VI_POST_BLOCK - 1)) == 0,
 		       "a posting's record is masked into the block");
 	memset(part, 0, VI_POST_BLOCK * sizeof(*part));
-	for (size_t d = 0; d < dim; d++) {
+	for (size_t w = 0; w < nweighed; w++) {
+		size_t d = weighed[w];
 		int32_t q = table[d];
 		size_t i = b->start[d], end = b->start[d + 1];
 
-		if (!q)
-			continue;
 		if (end > b->npost)
 			end = b->npost;
 		/* four at a time: a list is sixteen postings on average */

@@ -2021,7 +2021,13 @@ static void postings_sum_as_sketches(void **state)
 				q.n2 += table[d] * table[d];
 			}
 			q.norm = root((double)q.n2);
-			vi_post_parts(&blk, table, DIM, part);
+			uint16_t weighed[DIM];
+			size_t nweighed = vi_query_weighed(table, DIM, weighed);
+
+			for (size_t w = 0; w < nweighed; w++)
+				assert_true(table[weighed[w]] != 0 &&
+					    (w == 0 || weighed[w] > weighed[w - 1]));
+			vi_post_parts(&blk, table, weighed, nweighed, part);
 			for (size_t u = 0; u < VI_POST_BLOCK; u++) {
 				int32_t want;
 
