@@ -1264,6 +1264,10 @@ static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t fr
 	}
 	free(bb.sk);
 	free(weighed);
+	for (size_t j = 0; j < ns; j++) {
+		scans[j].weighed = NULL;
+		scans[j].nweighed = 0;
+	}
 	for (; r < vi->count; r++)
 		for (size_t j = 0; j < ns; j++)
 			if (scans[j].qscale != 0)

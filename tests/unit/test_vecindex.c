@@ -2011,7 +2011,8 @@ static void postings_sum_as_sketches(void **state)
 			uint16_t a[VI_POST_BLOCK], c[VI_POST_BLOCK];
 			vi_query q = { table, DIM - 1, 0, 0 };
 			double bounds[VI_POST_BLOCK], los[4];
-			size_t na, nc;
+			uint16_t weighed[DIM];
+			size_t na, nc, nweighed;
 
 			/* a query weighing a quarter of the components, as the
 			 * built-in ones do, or every one */
@@ -2021,9 +2022,7 @@ static void postings_sum_as_sketches(void **state)
 				q.n2 += table[d] * table[d];
 			}
 			q.norm = root((double)q.n2);
-			uint16_t weighed[DIM];
-			size_t nweighed = vi_query_weighed(table, DIM, weighed);
-
+			nweighed = vi_query_weighed(table, DIM, weighed);
 			for (size_t w = 0; w < nweighed; w++)
 				assert_true(table[weighed[w]] != 0 &&
 					    (w == 0 || weighed[w] > weighed[w - 1]));
