@@ -1062,10 +1062,6 @@ typedef struct vi_scan {
 	size_t n, k;
 	size_t *keep, keep_cap, *nkeep; /* nkeep NULL: nothing kept */
 	double lo;                     /* what a record's bound must reach */
-	/* the components the query weighs (vi_query_weighed), where the
-	 * postings bound its records: in scan()'s memory */
-	const uint16_t *weighed;
-	size_t nweighed;
 } vi_scan;
 
 /* Record r scored in full: offered to the k best, noted among the kept
@@ -1129,13 +1125,47 @@ static void scan_chunk_group(const callus_vecindex *vi, vi_scan *scans, size_t n
 	}
 }
 
-/* What scan_block reads a block's sketches into, once a search of it has
- * a record to bound tighter (block + 1 in sketched: 0 for none); its
- * postings are read where the mapping holds them. */
+/* What scan_block works with, for the length of a scan(): the block's
+ * sketches, read once a search of it has a record to bound tighter (block
+ * + 1 in sketched: 0 for none; its postings are read where the mapping
+ * holds them), and for each search a row of dim + 1 entries, the count of
+ * the components its query weighs then those (vi_query_weighed): made
+ * once, where every block asked each component again. */
 typedef struct vi_blockbuf {
 	vi_sketch_rec *sk;
 	size_t sketched;
+	uint16_t *weighed;
 } vi_blockbuf;
+
+/* bb for scans[0..ns) over vi's postings: 0, or -1 without memory (the
+ * records are then bounded from their sketches). */
+static int blockbuf_make(vi_blockbuf *bb, const callus_vecindex *vi, const vi_scan *scans,
+			 size_t ns)
+{
+	bb->sketched = 0;
+	bb->sk = malloc(VI_POST_BLOCK * sizeof(*bb->sk));
+	bb->weighed = malloc(ns * (vi->dim + 1) * sizeof(*bb->weighed));
+	if (!bb->sk || !bb->weighed)
+		return -1;
+	for (size_t j = 0; j < ns; j++) {
+		uint16_t *row = bb->weighed + j * (vi->dim + 1);
+
+		/* a query similar to nothing is not searched (nor has it a
+		 * table, without memory); postings are kept for a dim of at
+		 * most VI_POST_DIM_MAX, so a count fits */
+		row[0] = scans[j].qscale != 0
+				 ? (uint16_t)vi_query_weighed(scans[j].vq.table, vi->dim, row + 1)
+				 : 0;
+	}
+	return 0;
+}
+
+static void blockbuf_release(vi_blockbuf *bb)
+{
+	free(bb->sk);
+	free(bb->weighed);
+	memset(bb, 0, sizeof(*bb));
+}
 
 /* The sketches of the block whose first record is r, read whole once (a
  * search that takes many of its records reads them together): NULL when
@@ -1174,10 +1204,11 @@ static int scan_block(const callus_vecindex *vi, vi_scan *scans, size_t ns, size
 		return -1;
 	for (size_t j = 0; j < ns; j++) {
 		vi_scan *sc = &scans[j];
+		const uint16_t *row = bb->weighed + j * (vi->dim + 1);
 
 		if (sc->qscale == 0)
 			continue;
-		vi_post_parts(&b, sc->vq.table, sc->weighed, sc->nweighed, part);
+		vi_post_parts(&b, sc->vq.table, row + 1, row[0], part);
 		nreach = vi_post_reach(part, &b, &sc->vq, sc->lo, reach);
 		for (size_t i = 0; i < nreach; i++) {
 			size_t u = reach[i];
@@ -1211,29 +1242,10 @@ static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t fr
 {
 	size_t r = from, table = query_entries(vi->dim);
 	size_t posted = vi->po.blocks * VI_POST_BLOCK, unposted = 0;
-	vi_blockbuf bb = { NULL, 0 };
-	uint16_t *weighed = NULL;
+	vi_blockbuf bb = { NULL, 0, NULL };
 
-	/* without memory for a block's sketches or the queries' components,
-	 * bounded from the sketches */
-	if (posted) {
-		bb.sk = malloc(VI_POST_BLOCK * sizeof(*bb.sk));
-		weighed = bb.sk ? malloc(ns * vi->dim * sizeof(*weighed)) : NULL;
-		if (!weighed) {
-			free(bb.sk);
-			bb.sk = NULL;
-		}
-		for (size_t j = 0; weighed && j < ns; j++) {
-			uint16_t *w = weighed + j * vi->dim;
-
-			/* a query similar to nothing is not searched (nor has
-			 * it a table, without memory) */
-			if (scans[j].qscale != 0) {
-				scans[j].weighed = w;
-				scans[j].nweighed = vi_query_weighed(scans[j].vq.table, vi->dim, w);
-			}
-		}
-	}
+	if (posted && blockbuf_make(&bb, vi, scans, ns) < 0)
+		blockbuf_release(&bb);
 	while (r < vi->sk.count) {
 		vi_sketch_rec chunk[VI_SKETCH_READ];
 		size_t want = VI_SKETCH_READ, got;
@@ -1262,12 +1274,7 @@ static void scan(const callus_vecindex *vi, vi_scan *scans, size_t ns, size_t fr
 		}
 		r += got;
 	}
-	free(bb.sk);
-	free(weighed);
-	for (size_t j = 0; j < ns; j++) {
-		scans[j].weighed = NULL;
-		scans[j].nweighed = 0;
-	}
+	blockbuf_release(&bb);
 	for (; r < vi->count; r++)
 		for (size_t j = 0; j < ns; j++)
 			if (scans[j].qscale != 0)

@@ -274,11 +274,11 @@ int vi_postings_remove(const char *path);
 
 /*
  * The components the query table[0..dim) weighs (not zero), ascending,
- * into weighed[0..dim): how many.  A built-in query weighs about a third
- * of its 256, and a search visits a block's postings only for those: made
- * once a search, where each of its blocks (twenty of the noted
- * signatures' file at 100,000 recordings) asked every component again
- * (docs/scale-history.md, the eighty-first pass).
+ * into weighed[0..dim): how many.  A built-in query weighs about 76 of
+ * its 256 (bench/noted_clusters), and a search visits a block's postings
+ * only for those: listed once a search, where each of its blocks (twenty
+ * of the noted signatures' file at 100,000 recordings) asked every
+ * component again (docs/scale-history.md, the eighty-first pass).
  */
 static inline size_t vi_query_weighed(const int8_t *table, size_t dim, uint16_t *weighed)
 {
