@@ -26,6 +26,8 @@
 #include "callus/summary.h"
 #include "callus/utf8.h"
 
+#include "capture_view.h"
+
 /* What a family of parsers promises about what it produces. */
 typedef struct parser_limits {
 	size_t message_max, test_max, frames_max;
@@ -145,9 +147,7 @@ static void fuzz_parsers(const uint8_t *data, size_t size, const char *const *na
 		callus_capture_init(&w);
 		callus_capture_whole(&w, raw, size);
 		if (callus_capture_text_view(&w, &scratch, &t, &tlen) == 0 &&
-		    (tlen > text.len || memcmp(t, text.ptr ? text.ptr : "", tlen) != 0 ||
-		     (tlen < text.len && (tlen + 1 != text.len || t < raw ||
-					  t + tlen != raw + size || raw[size - 1] == '\n'))))
+		    !fuzz_view_is_text(t, tlen, text.ptr, text.len, (const char *)raw, size))
 			abort();
 		r = callus_capture_raw(&w, &rlen);
 		if (r != raw || rlen != (size < CALLUS_CAPTURE_HEAD_MAX ? size : CALLUS_CAPTURE_HEAD_MAX))
