@@ -22,6 +22,8 @@ for ws in "$@"; do
 		exit 2
 	}
 done
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-dfcommon.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -36,8 +38,7 @@ echo "|:---|---:|---:|---:|"
 i=0
 for ws in "$@"; do
 	i=$((i + 1))
-	# what a link names, not the link (bench_copy_store, bench/tools.sh)
-	mkdir "$work/ws-$i" && cp -a "$ws/.callus/." "$work/ws-$i/"
+	bench_copy_store "$ws/.callus" "$work/ws-$i"
 	"$work/dfcommon" store "$work/ws-$i/callus.db" 100 | sed "s|$work/ws-$i/callus.db|$ws|"
 done
 (cd "$repo" && CALLUS_BIN="$build/callus" CALLUS_ACCURACY_ENFORCE=0 \

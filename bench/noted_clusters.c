@@ -17,8 +17,10 @@
  *        file asks; QUERIES 500)
  * prints: records, clusters, the share of records in clusters of 32 or
  *         more, and for the queries the share of records a search would
- *         still read, the clusters it could not rule out, and the records
- *         reaching the threshold (what the search must find).
+ *         still read, the clusters it could not rule out, the records
+ *         reaching the threshold (what the search must find), and how many
+ *         of their components a query sets (the postings' lists a search
+ *         visits, vi_query_weighed).
  */
 #include <math.h>
 #include <stdio.h>
@@ -80,7 +82,7 @@ static double dotf(const float *a, const float *b)
 
 int main(int argc, char **argv)
 {
-	size_t n, nq, nl = 0, big = 0, from, hits = 0;
+	size_t n, nq, nl = 0, big = 0, from, hits = 0, weighed = 0;
 	float *v, *q;
 	double tau, min, read = 0, open = 0;
 	double *lead = NULL, *cen = NULL, *rad = NULL;
@@ -156,6 +158,11 @@ int main(int argc, char **argv)
 	for (size_t k = from; k < nq; k++) {
 		const float *x = q + k * DIM;
 
+		/* the components a search's sums visit (vi_query_weighed):
+		 * a record's are its query's, quantized alike */
+		for (size_t d = 0; d < DIM; d++)
+			weighed += x[d] != 0;
+
 		for (size_t c = 0; c < nl; c++) {
 			if (dot(x, cen + c * DIM) + rad[c] >= min) {
 				read += (double)cnt[c];
@@ -167,9 +174,10 @@ int main(int argc, char **argv)
 	}
 	printf("records %zu, clusters %zu (%.1f %% of the records in clusters of 32 or more); "
 	       "%zu queries at %.2f: %.1f %% of the records still read, %.1f clusters not ruled "
-	       "out, %zu records reaching it\n",
+	       "out, %zu records reaching it; %.1f of the %d components set a query\n",
 	       n, nl, 100.0 * (double)big / (double)n, nq - from, min,
-	       100.0 * read / (double)(nq - from) / (double)n, open / (double)(nq - from), hits);
+	       100.0 * read / (double)(nq - from) / (double)n, open / (double)(nq - from), hits,
+	       (double)weighed / (double)(nq - from), DIM);
 	rc = 0;
 out:
 	free(v);
