@@ -11,6 +11,7 @@
 #include "callus/buf.h"
 #include "callus/fsutil.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,18 +23,6 @@ static int note_path(callus_buf *b, const char *root, const char *agent)
 {
 	callus_buf_printf(b, "%s/.callus/hook-%s.last", root, agent);
 	return callus_buf_status(b);
-}
-
-/* path read as a stream when it is one of callus's own files (fsutil.h:
- * a FIFO put there is refused at once, not waited on).  NULL otherwise. */
-static FILE *open_own(const char *path)
-{
-	int fd = callus_fs_open_own(path, O_RDONLY, 0);
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
-
-	if (fd >= 0 && !f)
-		close(fd);
-	return f;
 }
 
 /*
@@ -107,19 +96,39 @@ out:
 
 int cli_hook_health_read(const char *root, const char *agent, cli_hook_health *out)
 {
+	static const char space[] = " \t\n\v\f\r";
 	callus_buf path = CALLUS_BUF_INIT;
-	char line[512];
+	char line[512], *end;
+	const char *v;
 	long long at;
-	int n = 0, found = 0;
-	FILE *f = NULL;
+	ssize_t got;
+	size_t len;
+	int fd = -1, n = 0, found = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (note_path(&path, root, agent) < 0 || !(f = open_own(path.ptr)) ||
-	    !fgets(line, sizeof(line), f))
+	/* one of callus's own files (fsutil.h: a FIFO put there is refused at
+	 * once, not waited on), read with read(2): the hook that opens no
+	 * store maps no stdio stream and no scanf for it (the code it runs lies
+	 * in few pages: cli/text-order.ld) */
+	if (note_path(&path, root, agent) < 0 ||
+	    (fd = callus_fs_open_own(path.ptr, O_RDONLY, 0)) < 0 ||
+	    (got = read(fd, line, sizeof(line) - 1)) <= 0)
 		goto out;
+	line[got] = '\0';
 	line[strcspn(line, "\n")] = '\0';
-	if (sscanf(line, "%lld %15s %n", &at, out->verdict, &n) < 2)
+	/* UNIXTIME VERDICT DETAIL, the verdict cut at 15 bytes */
+	errno = 0;
+	at = strtoll(line, &end, 10);
+	if (end == line || errno)
 		goto out;
+	v = end + strspn(end, space);
+	if (!(len = strcspn(v, space)))
+		goto out;
+	if (len >= sizeof(out->verdict))
+		len = sizeof(out->verdict) - 1;
+	memcpy(out->verdict, v, len);
+	n = (int)(v + len - line);
+	n += (int)strspn(line + n, space);
 	out->at = (time_t)at;
 	/* the detail quotes a payload (a parse error's "near '...'"), and
 	 * callus doctor prints it on a terminal: cleaned of escapes */
@@ -137,8 +146,8 @@ int cli_hook_health_read(const char *root, const char *agent, cli_hook_health *o
 	}
 	found = 1;
 out:
-	if (f)
-		fclose(f);
+	if (fd >= 0)
+		close(fd);
 	callus_buf_release(&path);
 	return found;
 }

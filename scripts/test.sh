@@ -4,9 +4,10 @@
 # First the documents' relative links (tests/docs/links.py) and the
 # benchmarks' copy of a kept store (tests/bench/copy_store.sh).  Then twice: a
 # release build in build/, then an ASan+UBSan build in build-asan/.  Each
-# time: build callus, build and run every unit test binary (the release pass
-# runs five of them again under valgrind's memcheck), replay every
-# fuzz corpus (fuzz/corpus/X through build*/fuzz/fuzz_X), score that
+# time: build callus (the release build's code laid out as
+# cli/text-order.ld says: tests/link/text_order.py), build and run every
+# unit test binary (the release pass runs five of them again under
+# valgrind's memcheck), replay every fuzz corpus (fuzz/corpus/X through build*/fuzz/fuzz_X), score that
 # build's callus on the corpus of real tool outputs (tests/corpus/check.sh;
 # the release pass writes docs/accuracy.md, and its summary is printed) and
 # measure the suggestions on the corpus's signatures, leave one out
@@ -169,6 +170,16 @@ suite() {
 	echo "# $name build ($build)"
 	prebuild_wait
 	step "$name: make" make -j"$jobs" BUILD="$build" "$@" || return 0
+	# The release binary's code in the order cli/text-order.ld gives
+	# (tests/link/text_order.py: the list is current, the link used it).
+	if [ "$name" = release ] && command -v python3 >/dev/null; then
+		if python3 tests/link/text_order.py "$build" >"$tmp/log" 2>&1; then
+			pass "$name: the hooks' code first in .text (tests/link/text_order.py)"
+		else
+			fail "$name: the hooks' code not first in .text (tests/link/text_order.py)"
+			show_log "$tmp/log"
+		fi
+	fi
 
 	# The unit test binaries $jobs at a time (each makes its own temporary
 	# directories), each into its own log; told in their order.

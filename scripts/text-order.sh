@@ -1,0 +1,176 @@
+#!/bin/sh
+# scripts/text-order.sh - write cli/text-order.ld again: the objects of the
+# callus binary its hooks run, most frequent hook first, which the link
+# places at the start of its .text (scripts/link-script.sh; why: Makefile,
+# docs/scale.md "Where a start's time goes").
+#
+# Runs build/callus (a release build: `make`, which also writes
+# build/callus.map) under callgrind, one run a case, in a scratch git
+# workspace made as an agent's are (its store made, a failure and its fix
+# recorded), as Claude Code calls it.  First the hooks that open no store,
+# the most frequent: a command that is not a check, a check that passes
+# with nothing pending, the hook before an edit of a file callus knows
+# nothing of; their objects come first, then every variant of the C
+# library's string functions the runs call (scripts/text_order.py), then
+# what a start runs outside valgrind's sight (below), then every agent's
+# payload reader (src/agents/: another agent's hooks are as frequent as
+# Claude Code's).  Then the hooks that open the store: a
+# session's start, gcc failing with a new error, the same again (recurring),
+# the file mended and gcc passing (the fix kept), passing again, the hook
+# before an edit of the fixed file; then `callus suggest` and `callus
+# status`.  Run it when the hot path moves; a stale list costs time, never
+# correctness (an object no case runs is placed after the listed ones, as
+# linked).
+# Usage: scripts/text-order.sh [BUILD]   (BUILD: build)
+#        scripts/text-order.sh --profiles DIR CALLUS: only the runs, of the
+#        binary CALLUS, their profiles left in DIR as case-NN.out
+#        (bench/textpages.sh)
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+for tool in valgrind python3 gcc git jq; do
+	command -v "$tool" >/dev/null || { echo "text-order: $tool is needed" >&2; exit 2; }
+done
+keep=
+if [ "${1:-}" = --profiles ]; then
+	[ $# -eq 3 ] || { echo "usage: scripts/text-order.sh --profiles DIR CALLUS" >&2; exit 2; }
+	keep=$2 callus=$(realpath "$3")
+	mkdir -p "$keep"
+else
+	build=${1:-build}
+	case $build in /*) ;; *) build=$repo/$build ;; esac
+	callus=$build/callus
+	[ -x "$callus" ] && [ -s "$build/callus.map" ] ||
+		{ echo "text-order: no $callus and $build/callus.map (run make)" >&2; exit 2; }
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/callus-text-order.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+out_dir=${keep:-$work}
+ws=$work/ws
+mkdir -p "$ws/src"
+git -C "$ws" init -q
+git -C "$ws" config user.email order@example.invalid
+git -C "$ws" config user.name order
+cat >"$ws/src/x.c" <<'C'
+int twice(int n)
+{
+	return 2 * n;
+}
+C
+git -C "$ws" add src/x.c
+git -C "$ws" commit -qm start
+
+# Claude Code's payloads into FILE: post FILE COMMAND [STDOUT] (Bash
+# exited 0), failed FILE COMMAND OUTPUT (exit 1), edit FILE PATH (before
+# an Edit of PATH)
+post() {
+	jq -n --arg cwd "$ws" --arg cmd "$2" --arg out "${3:-}" \
+		'{session_id: "order", transcript_path: "/tmp/order.jsonl", cwd: $cwd,
+		  hook_event_name: "PostToolUse", tool_name: "Bash",
+		  tool_input: {command: $cmd},
+		  tool_response: {stdout: $out, stderr: "", interrupted: false, isImage: false}}' >"$1"
+}
+failed() {
+	jq -n --arg cwd "$ws" --arg cmd "$2" --arg out "$3" \
+		'{session_id: "order", transcript_path: "/tmp/order.jsonl", cwd: $cwd,
+		  hook_event_name: "PostToolUseFailure", tool_name: "Bash",
+		  tool_input: {command: $cmd}, error: ("Exit code 1\n\n" + $out),
+		  is_interrupt: false}' >"$1"
+}
+edit() {
+	jq -n --arg cwd "$ws" --arg f "$ws/$2" \
+		'{session_id: "order", transcript_path: "/tmp/order.jsonl", cwd: $cwd,
+		  hook_event_name: "PreToolUse", tool_name: "Edit",
+		  tool_input: {file_path: $f, old_string: "a", new_string: "b"}}' >"$1"
+}
+
+n=0
+# profile INPUT ARGS...: one run of callus under callgrind, in the workspace
+profile() {
+	n=$((n + 1))
+	input=$1
+	shift
+	(cd "$ws" && valgrind --tool=callgrind --dump-instr=yes \
+		--callgrind-out-file="$out_dir/case-$(printf %02d "$n").out" \
+		"$callus" "$@" <"$input" >/dev/null 2>"$work/valgrind.log") ||
+		{ echo "text-order: case $n (callus $*) failed:" >&2; cat "$work/valgrind.log" >&2; exit 1; }
+	printf 'case %s: callus %s (%s): %s instructions\n' "$n" "$*" "${input##*/}" \
+		"$(sed -n 's/^summary: //p' "$out_dir/case-$(printf %02d "$n").out")"
+}
+
+# bad N: src/x.c with the error of the Nth name (an identifier never
+# declared), and gcc's output of it in $out
+bad() {
+	printf 'int twice(int n)\n{\n\treturn 2 * %s;\n}\n' "$1" >"$ws/src/x.c"
+	out=$(cd "$ws" && gcc -c src/x.c -o /dev/null 2>&1) &&
+		{ echo "text-order: gcc did not fail" >&2; exit 1; }
+	return 0
+}
+mend() {
+	printf 'int twice(int n)\n{\n\treturn 2 * n;\n}\n' >"$ws/src/x.c"
+}
+post "$work/ls.json" "ls -la" "src"
+post "$work/pass.json" "gcc -c src/x.c"
+post "$work/never.json" "gcc -c src/y.c"
+edit "$work/edit.json" src/other.c
+edit "$work/edit-known.json" src/x.c
+jq -n --arg cwd "$ws" '{session_id: "order", transcript_path: "/tmp/order.jsonl",
+	cwd: $cwd, hook_event_name: "SessionStart", source: "startup"}' >"$work/start.json"
+
+# a workspace as an agent's are, not the first hook's: its store made, a
+# failure recorded and its fix kept, unprofiled
+bad m
+failed "$work/fail.json" "gcc -c src/x.c" "$out"
+(cd "$ws" && "$callus" hook claude-code <"$work/fail.json" >/dev/null)
+mend
+(cd "$ws" && "$callus" hook claude-code <"$work/pass.json" >/dev/null)
+
+# the hooks that open no store, the first block of the list
+profile "$work/ls.json" hook claude-code
+profile "$work/never.json" hook claude-code
+profile "$work/edit.json" hook claude-code
+first=$n
+# the hooks that open it: a session's start, a new error, the same again,
+# its fix, a pass after it, the edit of the fixed file
+profile "$work/start.json" hook claude-code
+bad k
+failed "$work/fail.json" "gcc -c src/x.c" "$out"
+profile "$work/fail.json" hook claude-code
+profile "$work/fail.json" hook claude-code
+mend
+profile "$work/pass.json" hook claude-code
+profile "$work/pass.json" hook claude-code
+profile "$work/edit-known.json" hook claude-code
+printf '%s\n' "$out" >"$work/suggest.txt"
+profile "$work/suggest.txt" suggest --command "gcc -c src/x.c"
+profile /dev/null status
+
+[ -z "$keep" ] || exit 0
+
+# After the first cases' objects: what the binary's start and end run
+# natively but not under valgrind, which hands it no vDSO (glibc's static
+# start makes the vDSO's link map and looks its symbols up, under the
+# loader's lock; crtendS.o's _fini runs after valgrind stops counting);
+# then every agent's payload reader.
+for o in libc.a:dl-object.o libc.a:dl-lookup.o libc.a:dl-setup_hash.o \
+	libc.a:pthread_mutex_lock.o libc.a:pthread_mutex_unlock.o crtendS.o; do
+	printf '    */%s(.text .text.*)\n' "$o"
+done >"$work/agents.txt"
+for f in "$repo"/src/agents/*.c; do
+	b=${f##*/}
+	[ "$b" != install.c ] || continue # callus init's, not a hook's
+	printf '    */libcallus.a:%s(.text .text.*)\n' "${b%.c}.o"
+done >>"$work/agents.txt"
+{
+	cat <<'HEAD'
+/* cli/text-order.ld - the objects of callus that its hooks run, placed
+ * first in the binary's .text, in this order (Makefile, scripts/link-script.sh):
+ * the code a hook runs then lies in a few pages, each first touch of which
+ * maps sixteen more.  Written by scripts/text-order.sh; do not edit by hand. */
+HEAD
+	python3 "$repo/scripts/text_order.py" --first "$first" --then "$work/agents.txt" \
+		"$callus" "$build/callus.map" \
+		"$work"/case-*.out
+} >"$work/order.ld"
+mv "$work/order.ld" "$repo/cli/text-order.ld"
+echo "text-order: cli/text-order.ld: $(grep -c '(.text' "$repo/cli/text-order.ld") objects from $n runs"
