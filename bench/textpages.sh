@@ -33,9 +33,9 @@ cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
 
 sh "$repo/scripts/text-order.sh" --profiles "$work/p-old" "$old" >"$work/cases"
 sh "$repo/scripts/text-order.sh" --profiles "$work/p-new" "$new" >/dev/null
-python3 "$repo/scripts/text_order.py" --pages "$old" "$work"/p-old/case-*.out >"$work/old.pages"
-python3 "$repo/scripts/text_order.py" --pages "$new" "$work"/p-new/case-*.out >"$work/new.pages"
-echo "| case | $old: 64 KB stretches / 4 KB pages of code run | $new: the same |"
+python3 "$repo/scripts/text_order.py" --pages "$work"/p-old/case-*.out >"$work/old.pages"
+python3 "$repo/scripts/text_order.py" --pages "$work"/p-new/case-*.out >"$work/new.pages"
+echo "| case: program | $old: 64 KB stretches / 4 KB pages of code run | $new: the same |"
 echo "|:---|---:|---:|"
 sed 's/^case [0-9]*: //; s/: [0-9,]* instructions$//' "$work/cases" |
 	paste -d'|' - "$work/old.pages" "$work/new.pages" |

@@ -21,10 +21,12 @@
 # status`.  Run it when the hot path moves; a stale list costs time, never
 # correctness (an object no case runs is placed after the listed ones, as
 # linked).
+# The snapshot helper the runs start (callus-git, beside callus) is
+# profiled too, and its objects listed the same way in helper/text-order.ld.
 # Usage: scripts/text-order.sh [BUILD]   (BUILD: build)
 #        scripts/text-order.sh --profiles DIR CALLUS: only the runs, of the
-#        binary CALLUS, their profiles left in DIR as case-NN.out
-#        (bench/textpages.sh)
+#        binary CALLUS and the callus-git beside it, their profiles left in
+#        DIR as case-NN-K.out (bench/textpages.sh)
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 for tool in valgrind python3 gcc git jq; do
@@ -39,8 +41,10 @@ else
 	build=${1:-build}
 	case $build in /*) ;; *) build=$repo/$build ;; esac
 	callus=$build/callus
-	[ -x "$callus" ] && [ -s "$build/callus.map" ] ||
-		{ echo "text-order: no $callus and $build/callus.map (run make)" >&2; exit 2; }
+	for b in callus callus-git; do
+		[ -x "$build/$b" ] && [ -s "$build/$b.map" ] ||
+			{ echo "text-order: no $build/$b and $build/$b.map (run make)" >&2; exit 2; }
+	done
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-text-order.XXXXXX")
@@ -85,23 +89,34 @@ edit() {
 }
 
 n=0
-# profile INPUT ARGS...: one run of callus under callgrind, in the workspace
+# profile INPUT ARGS...: one run of callus under callgrind, in the
+# workspace, the programs it starts too (callus-git, the snapshot helper):
+# a profile a process, case-NN-K.out, K from 1 in the order of the
+# processes' ids (the hook first)
 profile() {
 	n=$((n + 1))
+	nn=$(printf %02d "$n")
 	input=$1
 	shift
-	(cd "$ws" && valgrind --tool=callgrind --dump-instr=yes \
-		--callgrind-out-file="$out_dir/case-$(printf %02d "$n").out" \
+	(cd "$ws" && valgrind --tool=callgrind --trace-children=yes --dump-instr=yes \
+		--callgrind-out-file="$work/run.%p.cg" \
 		"$callus" "$@" <"$input" >/dev/null 2>"$work/valgrind.log") ||
 		{ echo "text-order: case $n (callus $*) failed:" >&2; cat "$work/valgrind.log" >&2; exit 1; }
-	printf 'case %s: callus %s (%s): %s instructions\n' "$n" "$*" "${input##*/}" \
-		"$(sed -n 's/^summary: //p' "$out_dir/case-$(printf %02d "$n").out")"
+	k=0
+	for f in $(find "$work" -maxdepth 1 -name 'run.*.cg' -printf '%f\n' | sort -t. -k2,2n); do
+		k=$((k + 1))
+		mv "$work/$f" "$out_dir/case-$nn-$k.out"
+	done
+	for f in "$out_dir"/case-"$nn"-*.out; do
+		printf 'case %s: %s (%s): %s instructions\n' "$n" \
+			"$(sed -n 's/^cmd: *//p' "$f" | awk '{ sub(".*/", "", $1); print $1, $2, $3 }')" \
+			"${input##*/}" "$(sed -n 's/^summary: //p' "$f")"
+	done
 }
-
-# bad N: src/x.c with the error of the Nth name (an identifier never
-# declared), and gcc's output of it in $out
+# bad STATEMENT: src/x.c's function returning by STATEMENT, which gcc
+# refuses, and gcc's output of it in $out
 bad() {
-	printf 'int twice(int n)\n{\n\treturn 2 * %s;\n}\n' "$1" >"$ws/src/x.c"
+	printf 'int twice(int n)\n{\n\t%s\n}\n' "$1" >"$ws/src/x.c"
 	out=$(cd "$ws" && gcc -c src/x.c -o /dev/null 2>&1) &&
 		{ echo "text-order: gcc did not fail" >&2; exit 1; }
 	return 0
@@ -119,7 +134,7 @@ jq -n --arg cwd "$ws" '{session_id: "order", transcript_path: "/tmp/order.jsonl"
 
 # a workspace as an agent's are, not the first hook's: its store made, a
 # failure recorded and its fix kept, unprofiled
-bad m
+bad 'return 2 * m;' # m never declared
 failed "$work/fail.json" "gcc -c src/x.c" "$out"
 (cd "$ws" && "$callus" hook claude-code <"$work/fail.json" >/dev/null)
 mend
@@ -133,7 +148,7 @@ first=$n
 # the hooks that open it: a session's start, a new error, the same again,
 # its fix, a pass after it, the edit of the fixed file
 profile "$work/start.json" hook claude-code
-bad k
+bad 'return 2 * n' # an error of another kind: a new one
 failed "$work/fail.json" "gcc -c src/x.c" "$out"
 profile "$work/fail.json" hook claude-code
 profile "$work/fail.json" hook claude-code
@@ -155,12 +170,21 @@ profile /dev/null status
 for o in libc.a:dl-object.o libc.a:dl-lookup.o libc.a:dl-setup_hash.o \
 	libc.a:pthread_mutex_lock.o libc.a:pthread_mutex_unlock.o crtendS.o; do
 	printf '    */%s(.text .text.*)\n' "$o"
-done >"$work/agents.txt"
+done >"$work/native.txt"
+cp "$work/native.txt" "$work/agents.txt"
 for f in "$repo"/src/agents/*.c; do
 	b=${f##*/}
 	[ "$b" != install.c ] || continue # callus init's, not a hook's
 	printf '    */libcallus.a:%s(.text .text.*)\n' "${b%.c}.o"
 done >>"$work/agents.txt"
+# each process's profile by its program: callus's, the helper's
+for f in "$work"/case-*.out; do
+	case $(sed -n 's/^cmd: *//p' "$f" | awk '{ print $1 }') in
+	*/callus-git) echo "$f" >>"$work/git.list" ;;
+	*/callus) echo "$f" >>"$work/callus.list" ;;
+	esac
+done
+[ -s "$work/git.list" ] || { echo "text-order: no run started callus-git" >&2; exit 1; }
 {
 	cat <<'HEAD'
 /* cli/text-order.ld - the objects of callus that its hooks run, placed
@@ -168,9 +192,22 @@ done >>"$work/agents.txt"
  * the code a hook runs then lies in a few pages, each first touch of which
  * maps sixteen more.  Written by scripts/text-order.sh; do not edit by hand. */
 HEAD
+	# shellcheck disable=SC2046 # the profiles' names have no spaces
 	python3 "$repo/scripts/text_order.py" --first "$first" --then "$work/agents.txt" \
-		"$callus" "$build/callus.map" \
-		"$work"/case-*.out
+		"$callus" "$build/callus.map" $(cat "$work/callus.list")
 } >"$work/order.ld"
+{
+	cat <<'HEAD'
+/* helper/text-order.ld - the objects of callus-git that a hook's snapshots
+ * and diffs run, placed first in its .text, in this order (Makefile,
+ * scripts/link-script.sh).  Written by scripts/text-order.sh; do not edit
+ * by hand. */
+HEAD
+	# shellcheck disable=SC2046
+	python3 "$repo/scripts/text_order.py" --then "$work/native.txt" \
+		"$build/callus-git" "$build/callus-git.map" $(cat "$work/git.list")
+} >"$work/git-order.ld"
 mv "$work/order.ld" "$repo/cli/text-order.ld"
-echo "text-order: cli/text-order.ld: $(grep -c '(.text' "$repo/cli/text-order.ld") objects from $n runs"
+mv "$work/git-order.ld" "$repo/helper/text-order.ld"
+echo "text-order: cli/text-order.ld: $(grep -c '(.text' "$repo/cli/text-order.ld") objects," \
+	"helper/text-order.ld: $(grep -c '(.text' "$repo/helper/text-order.ld"), from $n runs"

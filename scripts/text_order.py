@@ -3,12 +3,12 @@
 the input-section patterns of cli/text-order.ld (scripts/text-order.sh).
 
 usage: text_order.py [--first K] [--then LINES] BINARY MAP CASE.out [CASE.out ...]
-       text_order.py --pages BINARY CASE.out [CASE.out ...]
+       text_order.py --pages CASE.out [CASE.out ...]
 
 --pages prints, a line a profile, how many 64 KB stretches and 4 KB pages of
-the binary's code it ran (bench/textpages.sh): a first touch of a page of a
+its program's code it ran (bench/textpages.sh): a first touch of a page of a
 file's mapping maps the 64 KB around it (the kernel's fault-around), so the
-stretches are the faults a run takes in the binary's code.
+stretches are the faults a run takes in the program's code.
 
 MAP is the binary's GNU ld link map (-Wl,-Map, which the Makefile writes
 beside build/callus); each CASE.out a callgrind profile of one run of the
@@ -105,29 +105,40 @@ def executed(profile, binary):
 
 def pattern(name):
     """The linker script pattern of an input file as the map names it:
-    an archive's member as ARCHIVE:MEMBER, callus's own
-    objects by cli/ and their name (build folders differ), the compiler's
-    start files by their name alone (its folder names its version)."""
+    an archive's member as ARCHIVE:MEMBER, callus's own objects by their
+    folder (cli/, helper/) and their name (build folders differ), the
+    compiler's start files by their name alone (its folder names its
+    version)."""
     m = re.match(r"^(.*)\((.*)\)$", name)
     if m:
         return "*/%s:%s" % (os.path.basename(m.group(1)), m.group(2))
     parts = name.split("/")
-    if len(parts) >= 2 and parts[-2] == "cli":
-        return "*/cli/" + parts[-1]
+    if len(parts) >= 2 and parts[-2] in ("cli", "helper"):
+        return "*/%s/%s" % (parts[-2], parts[-1])
     return "*/" + parts[-1]
 
 
-def pages(binary, profiles):
+def program(profile):
+    """The program a profile is of, from its cmd: line."""
+    with open(profile, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith("cmd:"):
+                words = line[4:].split()
+                return words[0] if words else ""
+    return ""
+
+
+def pages(profiles):
     for prof in profiles:
-        hits = executed(prof, binary)
+        hits = executed(prof, program(prof))
         print("%s %d %d" % (os.path.basename(prof), len({a >> 16 for a in hits}),
                             len({a >> 12 for a in hits})))
     return 0
 
 
 def main(argv):
-    if len(argv) >= 4 and argv[1] == "--pages":
-        return pages(argv[2], argv[3:])
+    if len(argv) >= 3 and argv[1] == "--pages":
+        return pages(argv[2:])
     then = []
     first = 1
     while len(argv) >= 3 and argv[1] in ("--then", "--first"):

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """tests/link/text_order.py BUILD - the code a hook runs lies first in the
-callus binary's .text, as cli/text-order.ld lists it (Makefile,
+callus binary's .text, as cli/text-order.ld lists it, and the snapshot
+helper's in callus-git's, as helper/text-order.ld does (Makefile,
 scripts/link-script.sh, scripts/text-order.sh).
 
-Checks:
+Checks, for each of the two:
 - every object the list names exists: callus's own sources, the archives'
   members and the compiler's start files of this toolchain (a list left
   stale by a moved source or another library would silently order nothing);
-- BUILD/callus was linked by it: in BUILD/callus.map the listed objects'
+- the binary was linked by it: in BUILD/PROGRAM.map the listed objects'
   sections come first in .text, in the list's order, before any other;
+and:
 - scripts/link-script.sh leaves an empty script, and so the link as before,
   for a compiler that prints none, and puts the list right inside .text for
   this one.
@@ -58,8 +60,9 @@ def members(archive, cache={}):
 
 def exists(pat):
     """Whether the object a pattern names is there to be linked."""
-    if pat.startswith("*/cli/"):
-        return os.path.exists(os.path.join(REPO, "cli", pat[6:-2] + ".c"))
+    for folder in ("cli", "helper"):
+        if pat.startswith("*/%s/" % folder):
+            return os.path.exists(os.path.join(REPO, folder, pat[len(folder) + 3:-2] + ".c"))
     if pat.startswith("*/libcallus.a:"):
         name = pat.split(":", 1)[1][:-2] + ".c"
         return any(os.path.basename(p) == name
@@ -71,43 +74,59 @@ def exists(pat):
     return cc_file(pat[2:]) is not None
 
 
-def main(argv):
-    build = argv[1] if len(argv) > 1 else "build"
-    order_file = os.path.join(REPO, "cli", "text-order.ld")
+def check_layout(build, program, order_file):
+    """The list of order_file current, and BUILD/PROGRAM linked by it."""
+    name = os.path.relpath(order_file, REPO)
     pats = listed(order_file)
     if len(pats) < 50:
-        fail("cli/text-order.ld lists %d objects: scripts/text-order.sh writes it" % len(pats))
+        fail("%s lists %d objects: scripts/text-order.sh writes it" % (name, len(pats)))
     for p in pats:
         if not exists(p):
-            fail("cli/text-order.ld names %s, which is not there (run scripts/text-order.sh)" % p)
+            fail("%s names %s, which is not there (run scripts/text-order.sh)" % (name, p))
     if len(set(pats)) != len(pats):
-        fail("cli/text-order.ld names an object twice")
+        fail("%s names an object twice" % name)
 
     # the binary's .text as linked: each listed object's first section at
     # its place in the list, every other object after the last listed one
-    map_path = os.path.join(build, "callus.map")
+    map_path = os.path.join(build, program + ".map")
     secs = text_order.text_sections(map_path) if os.path.exists(map_path) else []
     if not secs:
-        fail("%s has no .text (make writes it with build/callus)" % map_path)
+        fail("%s has no .text (make writes it with %s/%s)" % (map_path, build, program))
     place = {p: i for i, p in enumerate(pats)}
     last = -1
     seen_other = None
-    for start, size, name in secs:
-        p = text_order.pattern(name)
+    for start, size, obj in secs:
+        p = text_order.pattern(obj)
         if size == 0:
             continue
         if p in place:
             if seen_other is not None:
-                fail("%s lies after %s, which the list does not name" % (p, seen_other))
+                fail("%s: %s lies after %s, which %s does not name" % (program, p, seen_other, name))
                 break
             if place[p] < last:
-                fail("%s lies after %s, against the list's order" % (p, pats[last]))
+                fail("%s: %s lies after %s, against %s's order" % (program, p, pats[last], name))
                 break
             last = place[p]
         elif seen_other is None:
             seen_other = p
     if secs and last < 0:
-        fail("no listed object in %s's .text: linked without the list" % map_path)
+        fail("no object %s lists in %s's .text: linked without it" % (name, map_path))
+    return len(pats)
+
+
+def main(argv):
+    build = argv[1] if len(argv) > 1 else "build"
+    order_file = os.path.join(REPO, "cli", "text-order.ld")
+    n = check_layout(build, "callus", order_file)
+    said = "%d objects of callus" % n
+    # the helper is linked with its list where libgit2's archives are there
+    # to link it statically (the Makefile's GIT2_STATIC)
+    if members("libgit2.a") is not None:
+        n = check_layout(build, "callus-git", os.path.join(REPO, "helper", "text-order.ld"))
+        said += " and %d of callus-git" % n
+    else:
+        print("# no libgit2.a: callus-git is linked shared, in link order; not checked")
+    pats = listed(order_file)
 
     # the script: none from a compiler that prints none; the list inside
     # .text from this one
@@ -132,7 +151,7 @@ def main(argv):
     for f in failures:
         print("FAIL: " + f)
     if not failures:
-        print("ok: %d objects listed, all there; %s/callus linked in their order" % (len(pats), build))
+        print("ok: %s listed, all there, linked in their order" % said)
     return 1 if failures else 0
 
 
