@@ -5,7 +5,8 @@
 # benchmarks' copy of a kept store (tests/bench/copy_store.sh).  Then twice: a
 # release build in build/, then an ASan+UBSan build in build-asan/.  Each
 # time: build callus (the release build's code laid out as
-# cli/text-order.ld says: tests/link/text_order.py), build and run every
+# cli/text-order.ld and helper/text-order.ld say: tests/link/text_order.py),
+# build and run every
 # unit test binary (the release pass runs five of them again under
 # valgrind's memcheck), replay every fuzz corpus (fuzz/corpus/X through build*/fuzz/fuzz_X), score that
 # build's callus on the corpus of real tool outputs (tests/corpus/check.sh;
@@ -170,8 +171,9 @@ suite() {
 	echo "# $name build ($build)"
 	prebuild_wait
 	step "$name: make" make -j"$jobs" BUILD="$build" "$@" || return 0
-	# The release binary's code in the order cli/text-order.ld gives
-	# (tests/link/text_order.py: the list is current, the link used it).
+	# The release binaries' code in the order cli/text-order.ld and
+	# helper/text-order.ld give (tests/link/text_order.py: the lists are
+	# current, the links used them).
 	if [ "$name" = release ] && command -v python3 >/dev/null; then
 		if python3 tests/link/text_order.py "$build" >"$tmp/log" 2>&1; then
 			pass "$name: the hooks' code first in .text (tests/link/text_order.py)"
