@@ -8,8 +8,9 @@
 # cli/text-order.ld and helper/text-order.ld say: tests/link/text_order.py),
 # build and run every unit test binary (the release pass runs five of them
 # again under valgrind's memcheck), replay every fuzz corpus (fuzz/corpus/X
-# through build*/fuzz/fuzz_X), score that build's callus on the corpus of real tool outputs (tests/corpus/check.sh;
-# the release pass writes docs/accuracy.md, and its summary is printed) and
+# through build*/fuzz/fuzz_X), score that build's callus on the corpus of
+# real tool outputs (tests/corpus/check.sh; the release pass writes
+# docs/accuracy.md, and its summary is printed) and
 # measure the suggestions on the corpus's signatures, leave one out
 # (tests/corpus/match_eval.sh; the release pass writes docs/match-quality.md,
 # and its bars are printed), beside the first end-to-end script that runs
