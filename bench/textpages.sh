@@ -27,6 +27,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 old=$(bench_exe textpages "$1") || exit 2
 new=$(bench_exe textpages "${2:-$repo/build/callus}") || exit 2
 n=${3:-100}
+bench_count textpages N "$n"
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-textpages.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
