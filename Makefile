@@ -167,9 +167,12 @@ endif
 CALLUS_LD_ORDER = $$(test -s "$(CALLUS_LD_SCRIPT)" && echo -Wl,-T,$(CALLUS_LD_SCRIPT)) \
 		  -Wl,-Map=$(BUILD)/callus.map
 
-$(BUILD)/callus.lds: cli/text-order.ld scripts/link-script.sh
+# Made again at every make, with the link's own compiler and flags (an
+# upgraded toolchain, another CC or LDFLAGS: another default script), and
+# replaced only when it changes, so that nothing is linked again for it.
+$(BUILD)/callus.lds: cli/text-order.ld scripts/link-script.sh FORCE
 	@mkdir -p $(dir $@)
-	@sh scripts/link-script.sh "$(CC)" cli/text-order.ld $@
+	@sh scripts/link-script.sh cli/text-order.ld $@ $(CC) $(LDFLAGS) $(CALLUS_LDFLAGS)
 
 $(BUILD)/callus: $(CLI_OBJ) $(BUILD)/libcallus.a $(CALLUS_LD_SCRIPT)
 	@echo "$(CC) $(LDFLAGS) $(CALLUS_LDFLAGS) $(CALLUS_LD_ORDER) -o $@ $(CLI_OBJ) $(BUILD)/libcallus.a $(CALLUS_LIBS)"
@@ -191,9 +194,9 @@ endif
 GIT_LD_ORDER = $$(test -s "$(GIT_LD_SCRIPT)" && echo -Wl,-T,$(GIT_LD_SCRIPT)) \
 	       -Wl,-Map=$(BUILD)/callus-git.map
 
-$(BUILD)/callus-git.lds: helper/text-order.ld scripts/link-script.sh
+$(BUILD)/callus-git.lds: helper/text-order.ld scripts/link-script.sh FORCE
 	@mkdir -p $(dir $@)
-	@sh scripts/link-script.sh "$(CC)" helper/text-order.ld $@
+	@sh scripts/link-script.sh helper/text-order.ld $@ $(CC) $(LDFLAGS) -static-pie
 
 $(BUILD)/callus-git: $(GIT_HELPER_OBJ) $(GIT_LD_SCRIPT)
 	@echo "$(CC) $(LDFLAGS) $(GIT_LD_ORDER) -o $@ $(GIT_HELPER_OBJ) $(GIT2_HELPER_LINK)"
@@ -294,7 +297,9 @@ install: $(BUILD)/callus $(BUILD)/callus-git $(BUILD)/callus-embed $(BUILD)/call
 clean:
 	rm -rf build build-asan build-fuzz
 
-.PHONY: all unit fuzz fuzz-libfuzzer check install clean
+FORCE:
+
+.PHONY: all unit fuzz fuzz-libfuzzer check install clean FORCE
 .SECONDARY:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.d) \

@@ -13,8 +13,10 @@
 # callgrind: the 64 KB stretches and 4 KB pages of code each executes
 # (scripts/text_order.py --pages).  Then the three hooks that open no
 # store (`ls`, a check that passes and never failed, the hook before an
-# edit of a file callus knows nothing of) in one git workspace, N turns of
-# the two binaries, copied together just before (bench_fresh), each first
+# edit of a file callus knows nothing of) in one git workspace, and the
+# snapshot helper beside each binary, its start (`callus-git batch WS
+# head`) and a snapshot of a changed file, N turns of the two binaries,
+# copied together with their helpers just before (bench_fresh), each first
 # every other turn (bench_turns): CPU ms and page faults from wait4
 # (bench/proctime), min / q1 / median / q3 / max / mean, and the same of
 # the difference turn by turn.
@@ -46,6 +48,8 @@ sed 's/^case [0-9]*: //; s/: [0-9,]* instructions$//' "$work/cases" |
 mkdir -p "$work/ws/src"
 git -C "$work/ws" init -q
 printf 'int twice(int n) { return 2 * n; }\n' >"$work/ws/src/x.c"
+git -C "$work/ws" add src/x.c
+git -C "$work/ws" -c user.email=b@example.invalid -c user.name=b commit -qm start
 post() {
 	jq -n --arg cwd "$work/ws" --arg cmd "$2" \
 		'{session_id: "b", transcript_path: "/tmp/b.jsonl", cwd: $cwd,
@@ -58,23 +62,38 @@ jq -n --arg cwd "$work/ws" --arg f "$work/ws/src/other.c" \
 	'{session_id: "b", transcript_path: "/tmp/b.jsonl", cwd: $cwd,
 	  hook_event_name: "PreToolUse", tool_name: "Edit",
 	  tool_input: {file_path: $f, old_string: "a", new_string: "b"}}' >"$work/edit.json"
-# the store made, and the check known to pass, before anything is timed
+# the store made, and the check known to pass, before anything is timed;
+# the file the helper snapshots changed since the commit
 (cd "$work/ws" && "$new" hook claude-code <"$work/pass.json" >/dev/null)
+printf 'int thrice(int n) { return 3 * n; }\n' >>"$work/ws/src/x.c"
 # the two copied together just before their turns (bench_fresh: of two
 # binaries copied at different times the one copied last starts faster)
 old_src=$old new_src=$new
 bench_pair_fresh
 
+# one old|new: a run of the case $c, that binary's or the callus-git beside it
 one() {
-	(cd "$work/ws" && "$work/proctime" 1 "$input" "$(bench_bin_of "$1")" hook claude-code) >"$work/line"
-	cut -d' ' -f1 "$work/line" >>"$work/$1.cpu"
-	cut -d' ' -f7 "$work/line" >>"$work/$1.faults"
+	bin=$(bench_bin_of "$1")
+	case $c in
+	git-head) set -- "$1" "${bin%/*}/callus-git" batch "$work/ws" head ;;
+	git-snapshot)
+		set -- "$1" "${bin%/*}/callus-git" batch --exclude .callus/ "$work/ws" \
+			snapshot 1 src/x.c head
+		;;
+	*) set -- "$1" "$bin" hook claude-code ;;
+	esac
+	x=$1
+	shift
+	(cd "$work/ws" && "$work/proctime" 1 "$input" "$@") >"$work/line"
+	cut -d' ' -f1 "$work/line" >>"$work/$x.cpu"
+	cut -d' ' -f7 "$work/line" >>"$work/$x.faults"
 }
 echo
-echo "| hook ($n turns) | binary | CPU ms: min / q1 / median / q3 / max / mean | page faults: the same |"
+echo "| run ($n turns) | binary | CPU ms: min / q1 / median / q3 / max / mean | page faults: the same |"
 echo "|:---|:---|---:|---:|"
-for c in ls pass edit; do
+for c in ls pass edit git-head git-snapshot; do
 	input=$work/$c.json
+	[ -f "$input" ] || input=/dev/null
 	rm -f "$work"/old.* "$work"/new.*
 	bench_turns "$n"
 	for b in old new; do

@@ -116,7 +116,9 @@ int cli_hook_health_read(const char *root, const char *agent, cli_hook_health *o
 		goto out;
 	line[got] = '\0';
 	line[strcspn(line, "\n")] = '\0';
-	/* UNIXTIME VERDICT DETAIL, the verdict cut at 15 bytes */
+	/* UNIXTIME VERDICT DETAIL, the verdict cut at 15 bytes, as sscanf's
+	 * "%lld %15s %n" read it; a time past long long's range, which no
+	 * note of ours holds, is no note (sscanf took it as LLONG_MAX) */
 	errno = 0;
 	at = strtoll(line, &end, 10);
 	if (end == line || errno)

@@ -75,19 +75,20 @@ def executed(profile, binary):
     """Addresses of the binary's instructions a callgrind --dump-instr=yes
     profile counts (positions compressed as the format allows: absolute,
     +N / -N from the one before, * the same)."""
-    names = {}
+    names = {}  # an object's number, as ob= and cob= both give it, to its name
     current = None
     last = 0
     out = set()
     real = os.path.realpath(binary)
     with open(profile, encoding="utf-8", errors="replace") as f:
         for line in f:
-            if line.startswith("ob="):
-                m = re.match(r"ob=\((\d+)\)\s*(.*)$", line.rstrip("\n"))
-                if m:
-                    if m.group(2):
-                        names[m.group(1)] = m.group(2)
-                    current = names.get(m.group(1))
+            if line.startswith("ob=") or line.startswith("cob="):
+                value = line.split("=", 1)[1].rstrip("\n")
+                m = re.match(r"\((\d+)\)\s*(.*)$", value)
+                if m and m.group(2):
+                    names[m.group(1)] = m.group(2)
+                if line.startswith("ob="):
+                    current = names.get(m.group(1)) if m else value.strip() or None
                 continue
             head = line[:1]
             if not (line.startswith("0x") or head in "+-*"):

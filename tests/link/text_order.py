@@ -12,8 +12,8 @@ Checks, for each of the two:
   sections come first in .text, in the list's order, before any other;
 and:
 - scripts/link-script.sh leaves an empty script, and so the link as before,
-  for a compiler that prints none, and puts the list right inside .text for
-  this one.
+  for a compiler that prints none and for a list it cannot read, and puts
+  the list right inside .text for this one.
 Exits 1 with what failed.
 """
 import glob
@@ -117,30 +117,46 @@ def check_layout(build, program, order_file):
 def main(argv):
     build = argv[1] if len(argv) > 1 else "build"
     order_file = os.path.join(REPO, "cli", "text-order.ld")
-    n = check_layout(build, "callus", order_file)
-    said = "%d objects of callus" % n
-    # the helper is linked with its list where libgit2's archives are there
-    # to link it statically (the Makefile's GIT2_STATIC)
-    if members("libgit2.a") is not None:
-        n = check_layout(build, "callus-git", os.path.join(REPO, "helper", "text-order.ld"))
-        said += " and %d of callus-git" % n
-    else:
-        print("# no libgit2.a: callus-git is linked shared, in link order; not checked")
+    said = []
+    # Each binary is checked where the Makefile made its script: an empty
+    # one is the fallback of a link that prints none (scripts/link-script.sh:
+    # another linker, other flags), linked in the objects' order, which the
+    # check of link-script.sh below still runs for this toolchain; none at
+    # all, callus-git linked shared (the Makefile's GIT2_STATIC).
+    for program, order in (("callus", order_file),
+                           ("callus-git", os.path.join(REPO, "helper", "text-order.ld"))):
+        lds = os.path.join(build, program + ".lds")
+        if not os.path.exists(lds):
+            print("# no %s: %s is not linked with a list; not checked" % (lds, program))
+        elif os.path.getsize(lds) == 0:
+            print("# %s is empty (link-script.sh's fallback): %s in link order; not checked" %
+                  (lds, program))
+        else:
+            said.append("%d objects of %s" % (check_layout(build, program, order), program))
+    if not said:
+        fail("neither binary was linked with its list (no %s/callus.lds)" % build)
     pats = listed(order_file)
 
     # the script: none from a compiler that prints none; the list inside
     # .text from this one
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "none.lds")
-        r = subprocess.run(["sh", os.path.join(REPO, "scripts", "link-script.sh"), "false",
-                            order_file, out], capture_output=True, text=True)
+        r = subprocess.run(["sh", os.path.join(REPO, "scripts", "link-script.sh"), order_file,
+                            out, "false"], capture_output=True, text=True)
         if r.returncode != 0 or not os.path.exists(out) or os.path.getsize(out) != 0:
             fail("link-script.sh with a compiler that fails: status %d, script %s" % (
                 r.returncode, "left out" if not os.path.exists(out) else
                 "of %d bytes" % os.path.getsize(out)))
+        out = os.path.join(tmp, "unread.lds")
+        r = subprocess.run(["sh", os.path.join(REPO, "scripts", "link-script.sh"),
+                            os.path.join(tmp, "no-such-list"), out, "cc", "-static-pie"],
+                           capture_output=True, text=True)
+        if r.returncode != 0 or not os.path.exists(out) or os.path.getsize(out) != 0:
+            fail("link-script.sh with a list it cannot read: status %d, a script of %s bytes" % (
+                r.returncode, os.path.getsize(out) if os.path.exists(out) else "no"))
         out = os.path.join(tmp, "cc.lds")
-        subprocess.run(["sh", os.path.join(REPO, "scripts", "link-script.sh"), "cc",
-                        order_file, out], capture_output=True, text=True)
+        subprocess.run(["sh", os.path.join(REPO, "scripts", "link-script.sh"), order_file,
+                        out, "cc", "-static-pie"], capture_output=True, text=True)
         text = open(out, encoding="utf-8").read().splitlines() if os.path.exists(out) else []
         opens = [i for i in range(1, len(text)) if text[i].strip() == "{" and
                  text[i - 1].replace(" ", "") == ".text:"]
@@ -151,7 +167,7 @@ def main(argv):
     for f in failures:
         print("FAIL: " + f)
     if not failures:
-        print("ok: %s listed, all there, linked in their order" % said)
+        print("ok: %s listed, all there, linked in their order" % " and ".join(said))
     return 1 if failures else 0
 
 
