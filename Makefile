@@ -164,15 +164,21 @@ CALLUS_LD_SCRIPT =
 else
 CALLUS_LD_SCRIPT = $(BUILD)/callus.lds
 endif
-CALLUS_LD_ORDER = $$(test -s "$(CALLUS_LD_SCRIPT)" && echo -Wl,-T,$(CALLUS_LD_SCRIPT)) \
-		  -Wl,-Map=$(BUILD)/callus.map
+# $(call ld_order,SCRIPT,MAP): a link's flags for its layout script (none
+# when the script is empty or not made) and for its map
+ld_order = $$(test -s "$(1)" && echo -Wl,-T,$(1)) -Wl,-Map=$(2)
+CALLUS_LD_ORDER = $(call ld_order,$(CALLUS_LD_SCRIPT),$(BUILD)/callus.map)
 
-# Made again at every make, with the link's own compiler and flags (an
-# upgraded toolchain, another CC or LDFLAGS: another default script), and
-# replaced only when it changes, so that nothing is linked again for it.
-$(BUILD)/callus.lds: cli/text-order.ld scripts/link-script.sh FORCE
+# Each script made again at every make, with the link's own compiler and
+# flags (an upgraded toolchain, another CC or LDFLAGS: another default
+# script), and replaced only when it changes, so that nothing is linked
+# again for it; from the list it depends on (both binaries are static
+# PIEs where a script is used).
+$(BUILD)/callus.lds: cli/text-order.ld
+$(BUILD)/callus-git.lds: helper/text-order.ld
+$(BUILD)/callus.lds $(BUILD)/callus-git.lds: scripts/link-script.sh FORCE
 	@mkdir -p $(dir $@)
-	@sh scripts/link-script.sh cli/text-order.ld $@ $(CC) $(LDFLAGS) $(CALLUS_LDFLAGS)
+	@sh scripts/link-script.sh $(filter %.ld,$^) $@ $(CC) $(LDFLAGS) -static-pie
 
 $(BUILD)/callus: $(CLI_OBJ) $(BUILD)/libcallus.a $(CALLUS_LD_SCRIPT)
 	@echo "$(CC) $(LDFLAGS) $(CALLUS_LDFLAGS) $(CALLUS_LD_ORDER) -o $@ $(CLI_OBJ) $(BUILD)/libcallus.a $(CALLUS_LIBS)"
@@ -191,12 +197,7 @@ GIT_LD_SCRIPT = $(BUILD)/callus-git.lds
 else
 GIT_LD_SCRIPT =
 endif
-GIT_LD_ORDER = $$(test -s "$(GIT_LD_SCRIPT)" && echo -Wl,-T,$(GIT_LD_SCRIPT)) \
-	       -Wl,-Map=$(BUILD)/callus-git.map
-
-$(BUILD)/callus-git.lds: helper/text-order.ld scripts/link-script.sh FORCE
-	@mkdir -p $(dir $@)
-	@sh scripts/link-script.sh helper/text-order.ld $@ $(CC) $(LDFLAGS) -static-pie
+GIT_LD_ORDER = $(call ld_order,$(GIT_LD_SCRIPT),$(BUILD)/callus-git.map)
 
 $(BUILD)/callus-git: $(GIT_HELPER_OBJ) $(GIT_LD_SCRIPT)
 	@echo "$(CC) $(LDFLAGS) $(GIT_LD_ORDER) -o $@ $(GIT_HELPER_OBJ) $(GIT2_HELPER_LINK)"
