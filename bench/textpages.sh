@@ -7,19 +7,19 @@
 # are the faults it takes in its code.
 #
 # First, for each binary, the cases scripts/text-order.sh runs (a command
-# that is not a check, a check that passes, the hook before an edit, a
-# session's start, gcc failing, the same again, the fix, the hook before an
-# edit of the fixed file, `callus suggest`, `callus status`), each under
-# callgrind: the 64 KB stretches and 4 KB pages of code each executes
-# (scripts/text_order.py --pages).  Then the three hooks that open no
-# store (`ls`, a check that passes and never failed, the hook before an
-# edit of a file callus knows nothing of) in one git workspace, and the
-# snapshot helper beside each binary, its start (`callus-git batch WS
-# head`) and a snapshot of a changed file, N turns of the two binaries,
-# copied together with their helpers just before (bench_fresh), each first
-# every other turn (bench_turns): CPU ms and page faults from wait4
-# (bench/proctime), min / q1 / median / q3 / max / mean, and the same of
-# the difference turn by turn.
+# that is not a check, a check passing with nothing pending, the hook
+# before an edit of an unknown file; a session's start, gcc failing with a
+# new error, the same again, its fix, a pass after it, the hook before an
+# edit of the fixed file, `callus suggest`, `callus status`) under callgrind,
+# the programs they start too: a row a process, the 64 KB stretches and 4
+# KB pages of code it executes (scripts/text_order.py --pages) and its
+# instructions.  Then the three hooks that open no store in one git
+# workspace, and the snapshot helper beside each binary (its start,
+# `callus-git batch WS head`, and a snapshot of a changed file), N turns of
+# the two binaries, copied together with their helpers just before
+# (bench_fresh), each first every other turn (bench_turns): CPU ms and page
+# faults from wait4 (bench/proctime), min / q1 / median / q3 / max / mean,
+# and the same of the difference turn by turn.
 # Usage: bench/textpages.sh OLD [NEW] [N]   (NEW: build/callus; N: 100)
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,34 +34,38 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/callus-textpages.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"
 
-sh "$repo/scripts/text-order.sh" --profiles "$work/p-old" "$old" >"$work/cases"
-sh "$repo/scripts/text-order.sh" --profiles "$work/p-new" "$new" >/dev/null
-python3 "$repo/scripts/text_order.py" --pages "$work"/p-old/case-*.out >"$work/old.pages"
-python3 "$repo/scripts/text_order.py" --pages "$work"/p-new/case-*.out >"$work/new.pages"
-echo "| case: program | $old: 64 KB stretches / 4 KB pages of code run | $new: the same |"
+# a row a process of a case: its label, 64 KB stretches, 4 KB pages and
+# instructions; the two binaries' rows side by side when their cases
+# started the same programs
+for b in old new; do
+	if [ "$b" = old ]; then bin=$old; else bin=$new; fi
+	sh "$repo/scripts/text-order.sh" --profiles "$work/p-$b" "$bin" |
+		sed 's/^case \([0-9]*\): \(.*\): \([0-9]*\) instructions$/case \1: \2|\3/' >"$work/$b.cases"
+	python3 "$repo/scripts/text_order.py" --pages "$work/p-$b"/case-*.out >"$work/$b.pages"
+	paste -d'|' "$work/$b.cases" "$work/$b.pages" >"$work/$b.rows"
+done
+if [ "$(cut -d'|' -f1 "$work/old.rows")" != "$(cut -d'|' -f1 "$work/new.rows")" ]; then
+	echo "bench/textpages.sh: the two binaries' cases started other programs:" >&2
+	diff "$work/old.rows" "$work/new.rows" >&2
+	exit 1
+fi
+echo "| case: program | $old: 64 KB stretches / 4 KB pages of code run / instructions | $new: the same |"
 echo "|:---|---:|---:|"
-sed 's/^case [0-9]*: //; s/: [0-9,]* instructions$//' "$work/cases" |
-	paste -d'|' - "$work/old.pages" "$work/new.pages" |
-	awk -F'|' '{ split($2, a, " "); split($3, b, " ");
-		printf "| %s | %s / %s | %s / %s |\n", $1, a[2], a[3], b[2], b[3] }'
+paste -d'|' "$work/old.rows" "$work/new.rows" |
+	awk -F'|' '{ split($3, a, " "); split($6, b, " ");
+		printf "| %s | %s / %s / %s | %s / %s / %s |\n", $1, a[2], a[3], $2, b[2], b[3], $5 }'
 
 mkdir -p "$work/ws/src"
 git -C "$work/ws" init -q
 printf 'int twice(int n) { return 2 * n; }\n' >"$work/ws/src/x.c"
 git -C "$work/ws" add src/x.c
 git -C "$work/ws" -c user.email=b@example.invalid -c user.name=b commit -qm start
-post() {
-	jq -n --arg cwd "$work/ws" --arg cmd "$2" \
-		'{session_id: "b", transcript_path: "/tmp/b.jsonl", cwd: $cwd,
-		  hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: {command: $cmd},
-		  tool_response: {stdout: "", stderr: "", interrupted: false, isImage: false}}' >"$1"
-}
-post "$work/ls.json" "ls -la"
-post "$work/pass.json" "gcc -c src/x.c"
-jq -n --arg cwd "$work/ws" --arg f "$work/ws/src/other.c" \
-	'{session_id: "b", transcript_path: "/tmp/b.jsonl", cwd: $cwd,
-	  hook_event_name: "PreToolUse", tool_name: "Edit",
-	  tool_input: {file_path: $f, old_string: "a", new_string: "b"}}' >"$work/edit.json"
+ws=$work/ws
+# shellcheck source=scripts/hook-payloads.sh
+. "$repo/scripts/hook-payloads.sh"
+payload_post "$work/ls.json" "ls -la"
+payload_post "$work/pass.json" "gcc -c src/x.c"
+payload_edit "$work/edit.json" src/other.c
 # the store made, and the check known to pass, before anything is timed;
 # the file the helper snapshots changed since the commit
 (cd "$work/ws" && "$new" hook claude-code <"$work/pass.json" >/dev/null)

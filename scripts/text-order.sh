@@ -64,29 +64,10 @@ C
 git -C "$ws" add src/x.c
 git -C "$ws" commit -qm start
 
-# Claude Code's payloads into FILE: post FILE COMMAND [STDOUT] (Bash
-# exited 0), failed FILE COMMAND OUTPUT (exit 1), edit FILE PATH (before
-# an Edit of PATH)
-post() {
-	jq -n --arg cwd "$ws" --arg cmd "$2" --arg out "${3:-}" \
-		'{session_id: "order", transcript_path: "/tmp/order.jsonl", cwd: $cwd,
-		  hook_event_name: "PostToolUse", tool_name: "Bash",
-		  tool_input: {command: $cmd},
-		  tool_response: {stdout: $out, stderr: "", interrupted: false, isImage: false}}' >"$1"
-}
-failed() {
-	jq -n --arg cwd "$ws" --arg cmd "$2" --arg out "$3" \
-		'{session_id: "order", transcript_path: "/tmp/order.jsonl", cwd: $cwd,
-		  hook_event_name: "PostToolUseFailure", tool_name: "Bash",
-		  tool_input: {command: $cmd}, error: ("Exit code 1\n\n" + $out),
-		  is_interrupt: false}' >"$1"
-}
-edit() {
-	jq -n --arg cwd "$ws" --arg f "$ws/$2" \
-		'{session_id: "order", transcript_path: "/tmp/order.jsonl", cwd: $cwd,
-		  hook_event_name: "PreToolUse", tool_name: "Edit",
-		  tool_input: {file_path: $f, old_string: "a", new_string: "b"}}' >"$1"
-}
+# Claude Code's payloads (payload_post, payload_failed, payload_edit,
+# payload_start, for $ws)
+# shellcheck source=scripts/hook-payloads.sh
+. "$repo/scripts/hook-payloads.sh"
 
 n=0
 # profile INPUT ARGS...: one run of callus under callgrind, in the
@@ -124,18 +105,17 @@ bad() {
 mend() {
 	printf 'int twice(int n)\n{\n\treturn 2 * n;\n}\n' >"$ws/src/x.c"
 }
-post "$work/ls.json" "ls -la" "src"
-post "$work/pass.json" "gcc -c src/x.c"
-post "$work/never.json" "gcc -c src/y.c"
-edit "$work/edit.json" src/other.c
-edit "$work/edit-known.json" src/x.c
-jq -n --arg cwd "$ws" '{session_id: "order", transcript_path: "/tmp/order.jsonl",
-	cwd: $cwd, hook_event_name: "SessionStart", source: "startup"}' >"$work/start.json"
+payload_post "$work/ls.json" "ls -la" "src"
+payload_post "$work/pass.json" "gcc -c src/x.c"
+payload_post "$work/never.json" "gcc -c src/y.c"
+payload_edit "$work/edit.json" src/other.c
+payload_edit "$work/edit-known.json" src/x.c
+payload_start "$work/start.json"
 
 # a workspace as an agent's are, not the first hook's: its store made, a
 # failure recorded and its fix kept, unprofiled
 bad 'return 2 * m;' # m never declared
-failed "$work/fail.json" "gcc -c src/x.c" "$out"
+payload_failed "$work/fail.json" "gcc -c src/x.c" "$out"
 (cd "$ws" && "$callus" hook claude-code <"$work/fail.json" >/dev/null)
 mend
 (cd "$ws" && "$callus" hook claude-code <"$work/pass.json" >/dev/null)
@@ -149,7 +129,7 @@ first=$n
 # its fix, a pass after it, the edit of the fixed file
 profile "$work/start.json" hook claude-code
 bad 'return 2 * n' # an error of another kind: a new one
-failed "$work/fail.json" "gcc -c src/x.c" "$out"
+payload_failed "$work/fail.json" "gcc -c src/x.c" "$out"
 profile "$work/fail.json" hook claude-code
 profile "$work/fail.json" hook claude-code
 mend
