@@ -16,6 +16,7 @@ and:
   the list right inside .text for this one.
 Exits 1 with what failed.
 """
+import functools
 import glob
 import os
 import subprocess
@@ -50,12 +51,12 @@ def cc_file(name):
     return path if os.path.isabs(path) and os.path.exists(path) else None
 
 
-def members(archive, cache={}):
-    if archive not in cache:
-        path = cc_file(archive)
-        cache[archive] = (set(subprocess.run(["ar", "t", path], capture_output=True,
-                                             text=True).stdout.split()) if path else None)
-    return cache[archive]
+@functools.lru_cache(maxsize=None)
+def members(archive):
+    """The members of the archive the compiler links as archive, or None."""
+    path = cc_file(archive)
+    return (frozenset(subprocess.run(["ar", "t", path], capture_output=True,
+                                     text=True).stdout.split()) if path else None)
 
 
 def exists(pat):
