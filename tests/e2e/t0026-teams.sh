@@ -19,7 +19,21 @@ with the server stopped.'
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# c_project DIR: show.c with a format mistake, committed.
+# ws_config: the current workspace's .callus/config, what standard input
+# holds after a [learn] section that gives a snapshot a minute.  The tests
+# count the notes fixes make, and a fix makes one only from the snapshot of
+# its failure: under the sanitizers, beside the suite's other scripts, the
+# snapshot helper once took past its default 3 s, the failure was stored
+# without it and its fix made no note (test 13 then failed with no message:
+# "0 proposed").  Every config a test writes keeps the section.
+ws_config() {
+	mkdir -p .callus && {
+		printf '[learn]\n\tsnapshot_timeout_ms = 60000\n' && cat
+	} >.callus/config
+}
+
+# c_project DIR: show.c with a format mistake, committed; its config as
+# ws_config leaves it.
 c_project() {
 	mkdir "$1" && (
 		cd "$1" &&
@@ -27,7 +41,8 @@ c_project() {
 		git -c init.defaultBranch=main init -q &&
 		git config user.email dev@example.com && git config user.name dev &&
 		printf "*.o\nerr\nreply\nctx\n" >.git/info/exclude &&
-		git add -A && git -c commit.gpgSign=false commit -q -m show
+		git add -A && git -c commit.gpgSign=false commit -q -m show &&
+		ws_config </dev/null
 	)
 }
 
@@ -143,11 +158,11 @@ test_expect_success 'synced, the team note is suggested in B, and B'"'"'s applic
 
 test_expect_success 'a layer over its threshold: doctor alerts and lists the lowest-value notes' '
 	cd b &&
-	printf "[layer.team]\n\tmax_notes = 0\n" >.callus/config &&
+	printf "[layer.team]\n\tmax_notes = 0\n" | ws_config &&
 	test_expect_code 1 "$CALLUS" doctor >doc && grep -q "^problem  notes .*team layer: 1 note, over the threshold of 0" doc &&
 	grep -q "^ *[0-9a-f]\{12\} 100% of 6" doc &&
 	"$CALLUS" metrics | grep -q "^hindsight_storage_notes{layer=\"team\"} 1$" &&
-	rm .callus/config
+	ws_config </dev/null
 '
 
 test_expect_success 'a rejected proposal never reaches B, and is not proposed again' '
@@ -273,7 +288,7 @@ test_expect_success 'conflicts: the upstream text wins for the cached copy, reti
 
 test_expect_success 'the hook starts a background sync once synced and stale, and does not wait' '
 	cd b &&
-	printf "[sync]\n\tinterval = 1\n" >.callus/config &&
+	printf "[sync]\n\tinterval = 1\n" | ws_config &&
 	touch -d "2000-01-01" .callus/sync.stamp &&
 	sqlite3 .callus/callus.db "DELETE FROM sync_state WHERE key = '"'"'last_sync'"'"'" &&
 	before=$(sqlite3 .callus/callus.db "SELECT value FROM sync_state WHERE key = '"'"'last_sync'"'"'") &&
@@ -301,7 +316,7 @@ test_expect_success 'a background sync makes no team store where a cloned config
 	cd b &&
 	# what a repository could commit: its own team store, anywhere
 	printf "[sync]\n\tinterval = 1\n[team]\n\turl = sqlite:%s/elsewhere/deep/team.db\n" \
-		"$TRASH_DIRECTORY" >.callus/config &&
+		"$TRASH_DIRECTORY" | ws_config &&
 	touch -d "2000-01-01" .callus/sync.stamp &&
 	jq -n --arg cwd "$PWD" "{command: \"gcc -Werror=format -c show.c\", exit_code: 0, output: \"\", cwd: \$cwd}" |
 		"$CALLUS" hook generic >reply &&
@@ -316,10 +331,10 @@ test_expect_success 'a background sync makes no team store where a cloned config
 	# asked for, it is made
 	"$CALLUS" sync >out && test -f "$TRASH_DIRECTORY/elsewhere/deep/team.db" &&
 	rm -rf "$TRASH_DIRECTORY/elsewhere" &&
-	printf "[team]\n\turl = team.db\n" >.callus/config &&
+	printf "[team]\n\turl = team.db\n" | ws_config &&
 	test_expect_code 1 "$CALLUS" sync 2>err &&
 	grep -q "names a SQLite file by a relative path" err && test ! -e team.db &&
-	printf "[sync]\n\tinterval = 3600\n" >.callus/config
+	printf "[sync]\n\tinterval = 3600\n" | ws_config
 '
 
 # ---------------------------------------------------------------------------
@@ -377,9 +392,9 @@ fi
 
 # pg_workspace DIR ROLE: a project whose team layer is the server, as ROLE
 pg_workspace() {
-	c_project "$1" && mkdir -p "$1/.callus" &&
-	printf "[team]\n\turl = postgresql://%s@127.0.0.1:%s/callus\n" "$2" "$pg_port" \
-		>"$1/.callus/config"
+	c_project "$1" &&
+	printf "[team]\n\turl = postgresql://%s@127.0.0.1:%s/callus\n" "$2" "$pg_port" |
+		(cd "$1" && ws_config)
 }
 
 [ -n "$pg_started" ] || test_skip "no PostgreSQL server"
@@ -522,10 +537,10 @@ test_expect_success 'postgresql: a maintainer sees all a proposal would send, an
 
 [ -n "$pg_started" ] || test_skip "no PostgreSQL server"
 test_expect_success 'postgresql: a password libpq quotes in its error is shown and kept by no one' '
-	c_project pw && cd pw && mkdir -p .callus &&
+	c_project pw && cd pw &&
 	# an invalid %-escape: libpq quotes the password whole in its message
 	printf "[team]\n\turl = postgresql://alice:Xy7%%zzS3cretPw@127.0.0.1:%s/callus\n" \
-		"$pg_port" >.callus/config &&
+		"$pg_port" | ws_config &&
 	test_expect_code 1 "$CALLUS" sync 2>err &&
 	grep -q "team layer: .*REDACTED:password" err &&
 	"$CALLUS" status >st 2>&1 && { "$CALLUS" doctor >doc 2>&1 || :; } &&
@@ -533,7 +548,7 @@ test_expect_success 'postgresql: a password libpq quotes in its error is shown a
 	! grep -rq "S3cretPw" err st doc .callus/callus.db* &&
 	# and a valid one: the decoded password, wrong, in no message either
 	printf "[team]\n\turl = postgresql://nobody:S3cret%%21Pw@127.0.0.1:%s/callus?sslmode=disable\n" \
-		"$pg_port" >.callus/config &&
+		"$pg_port" | ws_config &&
 	test_expect_code 1 "$CALLUS" sync 2>err &&
 	! grep -q "S3cret" err
 '
