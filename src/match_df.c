@@ -202,6 +202,12 @@ void callus_match_df_memo_free(callus_match_df_memo *m)
 	free(m);
 }
 
+void callus_match_df_memo_forget_docs(callus_match_df_memo *m)
+{
+	if (m)
+		m->docs = -1;
+}
+
 /* Whether key's count is known; its count in *df when it is. */
 static int memo_get(const callus_match_df_memo *m, int64_t key, int64_t *df)
 {

@@ -134,6 +134,11 @@ int callus_match_embed(callus_store *s, const callus_signature *sig, float vec[C
 int callus_match_embed_memo(callus_store *s, const callus_signature *sig,
 			    callus_match_df_memo *memo, float vec[CALLUS_EMBED_DIM]);
 
+/* memo's document count read again at its next use, its features' counts
+ * kept: for a caller that stores vectors (each a document more) between
+ * two embeddings and moves no feature's count (a reindex).  Accepts NULL. */
+void callus_match_df_memo_forget_docs(callus_match_df_memo *m);
+
 /* The same, with counted[0..n)'s features counted in the document
  * frequencies as a recording counts its new signatures' before it embeds
  * them (the document count is the vectors', which they have not yet). */

@@ -306,6 +306,70 @@ static size_t stored_as_each_alone(fixture *f, const callus_signature *before, s
 	return stored;
 }
 
+/*
+ * A reindex weighs each signature's vector, in the store's order, with
+ * the counts of every signature and the documents stored before it.  Its
+ * counts are read once for all the signatures (a memo): the document
+ * count must still be read again for each, or every vector is weighed as
+ * the first was.
+ */
+static void a_reindex_weighs_each_with_those_before(void **state)
+{
+	fixture *f = *state;
+	callus_signature g[5];
+	callus_features ft = CALLUS_FEATURES_INIT;
+	callus_idf *idf = NULL;
+	sqlite3_stmt *st = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	size_t added = 0;
+
+	make_sig(&g[0], "jest", NULL,
+		 "Expected an assignment or function call and instead saw an expression", NULL);
+	make_sig(&g[1], "jest", NULL, "Module not found: Can't resolve 'lodash' in 'src'", NULL);
+	make_sig(&g[2], "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	make_sig(&g[3], "jest", "TS2322", "Type 'string' is not assignable to type 'number'.",
+		 NULL);
+	make_sig(&g[4], "jest", NULL, "Cannot find module './sum' from 'src/sum.test.js'", NULL);
+	for (int i = 0; i < 5; i++)
+		store_sig(f, &g[i]);
+	if (callus_match_reindex(f->s, f->dir, &added, &err) < 0)
+		fail_msg("%s", callus_error_message(&err));
+	callus_error_release(&err);
+	assert_int_equal(added, 5);
+	assert_int_equal(callus_idf_new(&idf), 0);
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(callus_embed_features(&ft, &g[i]), 0);
+		assert_int_equal(callus_idf_add(idf, &ft), 0);
+		callus_features_release(&ft);
+	}
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "SELECT v.vector FROM signatures g JOIN signature_vectors v"
+					    " ON v.sig = g.rowid WHERE g.id = ?1",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	for (int i = 0; i < 5; i++) {
+		float want[CALLUS_EMBED_DIM];
+		uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
+		size_t len;
+
+		callus_idf_set_docs(idf, (uint32_t)i);
+		assert_int_equal(callus_embed_features(&ft, &g[i]), 0);
+		callus_embed_vector(want, &ft, idf);
+		callus_features_release(&ft);
+		len = callus_vecindex_pack_store(packed, want, CALLUS_EMBED_DIM);
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, g[i].id, -1, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_bytes(st, 0), (int)len);
+		assert_memory_equal(sqlite3_column_blob(st, 0), packed, len);
+	}
+	sqlite3_finalize(st);
+	callus_idf_free(idf);
+	for (int i = 0; i < 5; i++)
+		callus_signature_release(&g[i]);
+}
+
 /* A recording of several new errors, after two documents that share words
  * with them (with none stored every weight is the same). */
 static void a_batch_is_weighed_as_each_alone(void **state)
@@ -3083,6 +3147,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(candidate_runs_kept),
 		cmocka_unit_test_setup_teardown(indexing_is_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_reindex_weighs_each_with_those_before, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(the_aliases_vectors_are_counted_as_they_change, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_batch_is_weighed_as_each_alone, setup, teardown),
