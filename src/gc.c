@@ -212,12 +212,14 @@ static int lessons_dir_ours(const char *workspace, int dry_run)
 	return ours;
 }
 
-/* Remove a file of .lessons/ (a dry run counts it: there, it would go). */
+/* Remove a file of .lessons/ (a dry run counts it: there, it would go).
+ * A folder of a page's name is no page, and unlink(2) leaves it: a dry
+ * run that counted it said of every pass a removal none made. */
 static void remove_file(const char *path, const callus_gc_policy *p, size_t *count)
 {
 	struct stat st;
 
-	if (p->dry_run ? lstat(path, &st) == 0 : unlink(path) == 0)
+	if (p->dry_run ? lstat(path, &st) == 0 && !S_ISDIR(st.st_mode) : unlink(path) == 0)
 		(*count)++;
 }
 

@@ -306,6 +306,16 @@ static int by_id(const void *a, const void *b)
 	return strncmp(*(char *const *)a, *(char *const *)b, CALLUS_LESSON_ID_LEN);
 }
 
+/* Whether the entry e of d is a folder (not followed: a link is a file). */
+static int is_folder(DIR *d, const struct dirent *e)
+{
+	struct stat st;
+
+	if (e->d_type != DT_UNKNOWN)
+		return e->d_type == DT_DIR;
+	return fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* The .lessons/ files no lesson of sigs (sorted here) has, nor a
  * recording owes, into rep->orphans: a removal cut short, a store
  * replaced, a file written back for a lesson a gc removed.  Counted, not
@@ -335,7 +345,9 @@ static int orphan_files(const char *workspace, callus_strlist *sigs, callus_view
 		    strspn(name, "0123456789abcdef") != CALLUS_LESSON_ID_LEN ||
 		    bsearch(&name, sigs->items, sigs->count, sizeof(*sigs->items), by_id))
 			continue;
-		if (!callus_views_owes_file(&owed, name))
+		/* a folder of a page's name is no page: gc's sweep leaves it,
+		 * and the report said gc would remove it */
+		if (!callus_views_owes_file(&owed, name) && !is_folder(d, e))
 			rep->orphans++;
 	}
 out:

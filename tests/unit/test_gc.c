@@ -1704,6 +1704,37 @@ static void the_sweep_removes_orphan_lesson_files(void **state)
 	callus_signature_release(&a);
 }
 
+/* A folder of a page's name is no page: the sweep leaves it, and neither
+ * a dry run nor the full check counts it (each said, at every pass, of a
+ * removal none made). */
+static void a_folder_of_a_pages_name_is_left_and_not_counted(void **state)
+{
+	fixture *f = *state;
+	callus_signature a;
+	callus_views_report rep;
+	callus_gc_policy p;
+	callus_gc_result r;
+	char path[160];
+	struct stat st;
+
+	record(f, "src/a.c", "implicit declaration of function alpha_one", &a, NULL);
+	snprintf(path, sizeof(path), "%s/.lessons/0123456789ab.md", f->dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	callus_gc_policy_default(&p);
+	p.dry_run = 1;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lesson_files, 0);
+	p.dry_run = 0;
+	assert_int_equal(callus_gc(f->s, f->dir, &p, &r, NULL), 0);
+	assert_int_equal(r.lesson_files, 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(callus_views_repair(f->s, f->dir, NULL, 20, CALLUS_VIEWS_FULL, &rep, NULL),
+			 0);
+	assert_int_equal(rep.orphans, 0);
+	callus_signature_release(&a);
+}
+
 static void the_background_pass_is_due_once_per_interval(void **state)
 {
 	fixture *f = *state;
@@ -3281,6 +3312,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(a_cached_notes_signature_stays, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_sweep_removes_orphan_lesson_files, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(a_folder_of_a_pages_name_is_left_and_not_counted, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(the_background_pass_is_due_once_per_interval, setup,
 						teardown),
