@@ -18,6 +18,8 @@
 #     permanent from the third: no snapshot is needed for either);
 #   - `callus suggest` on a stored error's output;
 #   - `callus status`;
+#   - a session's start (`callus hook claude-code`, SessionStart: the
+#     notes and lessons an agent is told of first);
 #   - `callus gc` (nothing old to remove: the sweep of .lessons/ and the
 #     count; 3 runs);
 #   - `callus --version`, the baseline: what any start of the binary costs
@@ -126,6 +128,13 @@ payload "$work/rec.json" 0 1 "$ws" 1 "gcc -c src/r.c"
 payload "$work/base-rec.json" 0 1 "$bws" 1 "gcc -c src/r.c"
 "$work/scale_gen" -p 0 >"$work/suggest.txt"
 cp "$work/suggest.txt" "$work/base-suggest.txt"
+# a session's start, Claude Code's, in each copy
+start_payload() {
+	jq -n --arg cwd "$2" '{session_id: "callus-scale", cwd: $cwd,
+		hook_event_name: "SessionStart", source: "startup"}' >"$1"
+}
+start_payload "$work/start.json" "$ws"
+start_payload "$work/base-start.json" "$bws"
 
 # one BIN INPUT ARGS...: the CPU ms of one run of BIN ARGS, with its own helper
 one() {
@@ -179,8 +188,8 @@ row() {
 	fi
 }
 
-echo "| recordings | file create | lessons | signatures | failing hook | failing hook, no snapshot | ten new errors, no snapshot | passing check | recurring error | callus suggest | callus status | callus gc | callus --version | a program that returns 0 | store bytes per signature | in pages used | .lessons/ files |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| recordings | file create | lessons | signatures | failing hook | failing hook, no snapshot | ten new errors, no snapshot | passing check | recurring error | callus suggest | callus status | session start | callus gc | callus --version | a program that returns 0 | store bytes per signature | in pages used | .lessons/ files |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 have=0
 for size in $sizes; do
 	start=$(date +%s)
@@ -268,6 +277,7 @@ for size in $sizes; do
 		row recur "$work/rec.json" hook generic
 		row suggest "$work/suggest.txt" suggest --command "gcc -c src/d0/f0.c"
 		row status /dev/null status
+		row session "$work/start.json" hook claude-code
 		n=3 row gc /dev/null gc
 		# the baseline: a start that opens nothing, what the machine
 		# charges any process of this binary (exec, loading, exit)
@@ -283,7 +293,7 @@ for size in $sizes; do
 	used=$(sqlite3 .callus/callus.db 'SELECT sum(pgsize) FROM dbstat')
 	files=$(find .lessons -name '*.md' | wc -l)
 	set -- $line
-	printf "| %s | %s us | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" "$size" \
-		"$created" "$nl" "$ns" "$2" "$4" "$6" "$8" "${10}" "${12}" "${14}" "${16}" "${18}" \
-		"${20}" $((bytes / ns)) $((used / ns)) "$files"
+	printf "| %s | %s us | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n" \
+		"$size" "$created" "$nl" "$ns" "$2" "$4" "$6" "$8" "${10}" "${12}" "${14}" "${16}" \
+		"${18}" "${20}" "${22}" $((bytes / ns)) $((used / ns)) "$files"
 done

@@ -392,7 +392,7 @@ static void add_notes(callus_buf *ctx, const cli_workspace *ws, callus_store *st
 	callus_note *ns = NULL;
 	size_t n = 0;
 
-	cli_notes_sync(store, ws, NULL);
+	cli_notes_sync_bounded(store, ws, NULL);
 	if (callus_notes_list(store, &f, &ns, &n, NULL) < 0 || !n)
 		goto out;
 	callus_buf_puts(ctx, "callus: fixes that worked in this repository (notes, best first; "

@@ -472,11 +472,14 @@ int cli_replay_views(const cli_workspace *ws)
 	return rc < 0 ? -1 : 0;
 }
 
-int cli_notes_sync(callus_store *s, const cli_workspace *ws, callus_error *err)
+/* The folder taken in by sync, the block written again when it changed a
+ * note. */
+static int notes_sync_with(int (*sync)(callus_store *, const char *, size_t *, callus_error *),
+			   callus_store *s, const cli_workspace *ws, callus_error *err)
 {
 	callus_error ve = CALLUS_ERROR_INIT;
 	size_t changed = 0;
-	int rc = callus_notes_sync(s, ws->root, &changed, err);
+	int rc = sync(s, ws->root, &changed, err);
 
 	if (rc == 0 && changed &&
 	    callus_record_views(s, ws->root, callus_config_get(ws->config, "lessons", "file"),
@@ -484,6 +487,16 @@ int cli_notes_sync(callus_store *s, const cli_workspace *ws, callus_error *err)
 		log_error(ws, "views_failed", callus_error_message(&ve), NULL);
 	callus_error_release(&ve);
 	return rc;
+}
+
+int cli_notes_sync(callus_store *s, const cli_workspace *ws, callus_error *err)
+{
+	return notes_sync_with(callus_notes_sync, s, ws, err);
+}
+
+int cli_notes_sync_bounded(callus_store *s, const cli_workspace *ws, callus_error *err)
+{
+	return notes_sync_with(callus_notes_sync_bounded, s, ws, err);
 }
 
 size_t cli_context_budget(const cli_workspace *ws, long n)

@@ -290,6 +290,32 @@ test_expect_success 'a note edited in place, outside the recording'"'"'s slice o
 	test "$(cut -d" " -f2 .callus/notes.cursor)" = "$(printf "%012x" 64)"
 '
 
+# session_start: a Claude Code session's start here, answered into reply
+session_start() {
+	jq -n --arg cwd "$PWD" '{session_id: "s20", cwd: $cwd, hook_event_name: "SessionStart",
+		source: "startup"}' | "$CALLUS" hook claude-code >reply
+}
+
+test_expect_success 'a session start looks at a slice of the notes, and at a new file at once' '
+	cd c2 &&
+	# a session start, as a recording, looks at the slice of files after
+	# the last one looked at, and moves on (it looked at every file, and
+	# left the place: 10,028 stats at 10,000 notes)
+	was=$(cut -d" " -f2 .callus/notes.cursor) && test -n "$was" &&
+	session_start && jq -e ".hookSpecificOutput.hookEventName == \"SessionStart\"" reply &&
+	now=$(cut -d" " -f2 .callus/notes.cursor) && test -n "$now" && test "$now" != "$was" &&
+	# a file new to the folder (a teammate'"'"'s, through git) is taken in
+	# by the next start
+	n=$(sqlite3 .callus/callus.db "SELECT count(*) FROM notes") &&
+	fid=$(printf "%012x" 200) &&
+	sed -e "s/^id: .*/id: $fid/" -e "s/^  - [0-9a-f]\{64\}$/  - $(printf "%064x" 200)/" \
+		-e "s/^# .*/# eslint: filler 200/" ".callus/notes/$(printf "%012x" 1).md" \
+		>".callus/notes/$fid.md" &&
+	session_start &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM notes")" = $((n + 1)) &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM notes WHERE id = '"'"'$fid'"'"'")" = 1
+'
+
 test_expect_success 'the reply keeps its budget with a 2 MB diff; a secret in the diff stays out' '
 	c_project big && cd big &&
 	printf "static const char *table[] = {\n" >table.c &&
