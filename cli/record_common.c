@@ -499,6 +499,20 @@ int cli_notes_sync_bounded(callus_store *s, const cli_workspace *ws, callus_erro
 	return notes_sync_with(callus_notes_sync_bounded, s, ws, err);
 }
 
+int cli_notes_sync_shown(callus_store *s, const cli_workspace *ws, const callus_note *ns,
+			 size_t n, size_t *changed)
+{
+	callus_error ve = CALLUS_ERROR_INIT;
+	int rc = callus_notes_sync_shown(s, ws->root, ns, n, changed, NULL);
+
+	if (*changed &&
+	    callus_record_views(s, ws->root, callus_config_get(ws->config, "lessons", "file"),
+				(int)cli_config_long(ws, "lessons", "max", 20), &ve) < 0)
+		log_error(ws, "views_failed", callus_error_message(&ve), NULL);
+	callus_error_release(&ve);
+	return rc;
+}
+
 size_t cli_context_budget(const cli_workspace *ws, long n)
 {
 	if (n < 0)

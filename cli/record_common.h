@@ -168,6 +168,13 @@ int cli_notes_sync(callus_store *s, const cli_workspace *ws, callus_error *err);
  * place within a few hooks. */
 int cli_notes_sync_bounded(callus_store *s, const cli_workspace *ws, callus_error *err);
 
+/* The files of the notes ns[0..n) a reply shows taken in
+ * (callus_notes_sync_shown), and the block written again when that
+ * changed one; *changed counts them.  0, or <0 when one could not be
+ * read. */
+int cli_notes_sync_shown(callus_store *s, const cli_workspace *ws, const callus_note *ns,
+			 size_t n, size_t *changed);
+
 /* [hook] context_chars: the characters of context an agent is given. */
 #define CLI_CONTEXT_CHARS 1500
 

@@ -965,6 +965,27 @@ int callus_notes_sync_moved(callus_store *s, const char *workspace, size_t *chan
 	return sync_notes(s, workspace, changed, SYNC_MOVED, err);
 }
 
+int callus_notes_sync_shown(callus_store *s, const char *workspace, const callus_note *ns,
+			    size_t n, size_t *changed, callus_error *err)
+{
+	size_t one, sum = 0;
+	int rc = 0, r;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!*ns[i].id)
+			continue;
+		if ((r = callus_notes_sync_one(s, workspace, ns[i].id, &one, rc ? NULL : err)) < 0) {
+			if (!rc)
+				rc = r;
+			continue;
+		}
+		sum += one;
+	}
+	if (changed)
+		*changed = sum;
+	return rc;
+}
+
 int callus_notes_sync_one(callus_store *s, const char *workspace, const char *id,
 			  size_t *changed, callus_error *err)
 {

@@ -491,7 +491,7 @@ static int suggested_notes(callus_record_result *res, callus_store *store, const
 			   const callus_lesson *l, const callus_diags *red)
 {
 	const callus_learn_result *r = &res->learnt;
-	size_t changed = 0, one;
+	size_t changed = 0;
 	int rc;
 
 	for (size_t i = 0; i < red->count && !res->line; i++)
@@ -503,10 +503,7 @@ static int suggested_notes(callus_record_result *res, callus_store *store, const
 		return rc;
 	/* a note shown is as its file says, even edited in place outside
 	 * the recording's slice of the notes (notes_internal.h) */
-	for (size_t i = 0; i < res->nnotes; i++)
-		if (*res->notes[i].id &&
-		    callus_notes_sync_one(store, workspace, res->notes[i].id, &one, NULL) == 0)
-			changed += one;
+	(void)callus_notes_sync_shown(store, workspace, res->notes, res->nnotes, &changed, NULL);
 	if (!changed)
 		return 0;
 	callus_notes_free(res->notes, res->nnotes);

@@ -130,6 +130,14 @@ int callus_notes_sync(callus_store *s, const char *workspace, size_t *changed,
 int callus_notes_sync_bounded(callus_store *s, const char *workspace, size_t *changed,
 			      callus_error *err);
 
+/* The files of the notes ns[0..n) (those a reply is about to show) taken
+ * in, each at once, wherever a bounded sync's slice is: a note shown is as
+ * its file says, even edited in place.  *changed (may be NULL) counts the
+ * notes taken in: the caller lists them again.  0, or the first
+ * CALLUS_E* code (the others are still looked at). */
+int callus_notes_sync_shown(callus_store *s, const char *workspace, const callus_note *ns,
+			    size_t n, size_t *changed, callus_error *err);
+
 typedef struct callus_note_filter {
 	int layer;              /* a callus_layer, or -1 for all */
 	int retired;            /* also retired notes */

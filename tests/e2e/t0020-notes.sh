@@ -313,7 +313,20 @@ test_expect_success 'a session start looks at a slice of the notes, and at a new
 		>".callus/notes/$fid.md" &&
 	session_start &&
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM notes")" = $((n + 1)) &&
-	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM notes WHERE id = '"'"'$fid'"'"'")" = 1
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM notes WHERE id = '"'"'$fid'"'"'")" = 1 &&
+	# a note the start shows is as its file says, edited in place outside
+	# the slice it looks at: the one after this note, which the fillers
+	# fill (the cursor says where the last slice ended)
+	id=$(sqlite3 .callus/callus.db "SELECT id FROM notes WHERE id NOT LIKE '"'"'00000000%'"'"'") &&
+	edited=$(sed "s/^Rule: .*/Rule: zq9/" ".callus/notes/$id.md") &&
+	before=$(stat -c %y .callus/notes) &&
+	printf "%s\n" "$edited" >".callus/notes/$id.md" &&
+	test "$(stat -c %y .callus/notes)" = "$before" &&
+	printf "%020d %-12s\n" "$(stat -c %.9Y .callus/notes | tr -d .)" "$id" >.callus/notes.cursor &&
+	session_start &&
+	jq -r .hookSpecificOutput.additionalContext reply >startctx &&
+	grep -q "note $id .*" startctx && grep -q "Rule: zq9" startctx &&
+	! grep -q "Rule: edite" startctx
 '
 
 test_expect_success 'the reply keeps its budget with a 2 MB diff; a secret in the diff stays out' '
