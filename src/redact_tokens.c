@@ -39,11 +39,35 @@ struct seg {
 
 typedef int (*tok_fn)(const struct scan *sc, size_t i, struct match *m);
 
+/* The matchers of their own a rule may name (tok_rule.fn). */
+enum {
+	M_NONE,
+	M_AWS,
+	M_SK,
+	M_JWT,
+	M_BEARER,
+	M_SLACK_WEBHOOK,
+	M_DISCORD_WEBHOOK,
+	M_TEAMS_WEBHOOK,
+	M_TERRAFORM,
+	M_KEYWORD,
+	M_DEFINE,
+	M_SETTER,
+	M_SQL
+};
+
+/*
+ * A rule holds no pointer: a static PIE's start writes every page that
+ * holds one (its relocation), and this table of 181 rules was three of
+ * the 4 KB pages every process of callus faulted in and copied before its
+ * first line ran (docs/scale-history.md, the eighty-third pass).  Its
+ * texts are in the rule, its matcher an index into tok_fns.
+ */
 struct tok_rule {
-	const char *prefix;  /* two bytes at least */
+	char prefix[29];     /* two bytes at least, 28 at most */
 	uint8_t plen;
-	const char *kind;    /* at most 17 bytes: see callus/redact.h */
-	tok_fn fn;           /* a matcher of its own, called at the prefix */
+	char kind[18];       /* at most 17 bytes: see callus/redact.h */
+	uint8_t fn;          /* a matcher of its own, called at the prefix: M_* */
 	uint8_t flags;
 	struct seg seg[3];
 };
@@ -59,8 +83,8 @@ static int match_terraform(const struct scan *sc, size_t i, struct match *m);
 
 #define S(cls, min, max, sep) { (cls), (min), (max), (sep) }
 #define TOK(prefix, kind, flags, ...) \
-	{ (prefix), sizeof(prefix) - 1, (kind), NULL, (flags), { __VA_ARGS__ } }
-#define FN(prefix, fn) { (prefix), sizeof(prefix) - 1, NULL, (fn), 0, { S(0, 0, 0, 0) } }
+	{ prefix, sizeof(prefix) - 1, kind, M_NONE, (flags), { __VA_ARGS__ } }
+#define FN(prefix, fn) { prefix, sizeof(prefix) - 1, "", (fn), 0, { S(0, 0, 0, 0) } }
 
 #define AN C_ALNUM
 #define UD (C_UP | C_DIG)
@@ -99,7 +123,7 @@ static const struct tok_rule rules[] = {
 	TOK("glsa_", "grafana-token", 0, S(AN, 32, 32, '_'), S(HX, 8, 8, 0)),
 	TOK("eyJrIjoi", "grafana-token", F_PAD | F_NODOT, S(AN, 70, 0, 0)),
 	/* AWS */
-	FN("AKIA", match_aws), FN("ASIA", match_aws), FN("ABIA", match_aws), FN("ACCA", match_aws),
+	FN("AKIA", M_AWS), FN("ASIA", M_AWS), FN("ABIA", M_AWS), FN("ACCA", M_AWS),
 	TOK("ABSK", "aws-bedrock-key", F_PAD, S(B64, 100, 0, 0)),
 	/* Google */
 	TOK("AIza", "google-api-key", 0, S(BU, 35, 0, 0)),
@@ -113,11 +137,11 @@ static const struct tok_rule rules[] = {
 	TOK("xoxs-", "slack-token", F_DIGIT, S(AN | C_DASH, 10, 0, 0)),
 	TOK("xoxe-", "slack-token", F_DIGIT, S(AN | C_DASH, 10, 0, 0)),
 	TOK("xapp-", "slack-token", F_DIGIT, S(AN | C_DASH, 10, 0, 0)),
-	FN("hooks.slack.com/", match_slack_webhook),
+	FN("hooks.slack.com/", M_SLACK_WEBHOOK),
 	/* Discord, Microsoft Teams: the webhook's path is the credential */
-	FN("discord.com/api/webhooks/", match_discord_webhook),
-	FN("discordapp.com/api/webhooks/", match_discord_webhook),
-	FN("webhook.office.com/", match_teams_webhook),
+	FN("discord.com/api/webhooks/", M_DISCORD_WEBHOOK),
+	FN("discordapp.com/api/webhooks/", M_DISCORD_WEBHOOK),
+	FN("webhook.office.com/", M_TEAMS_WEBHOOK),
 	/* Discord bot tokens: the user id in base64 (its first digit gives
 	 * the first two bytes), a timestamp, an HMAC */
 	TOK("MT", "discord-token", 0, S(AN, 20, 26, '.'), S(BU, 6, 7, '.'), S(BU, 27, 40, 0)),
@@ -138,7 +162,7 @@ static const struct tok_rule rules[] = {
 	TOK("dckr_pat_", "docker-token", 0, S(BU, 27, 0, 0)),
 	TOK("dckr_oat_", "docker-token", 0, S(BU, 27, 0, 0)),
 	/* model providers (OpenAI and Anthropic: match_sk) */
-	FN("sk-", match_sk),
+	FN("sk-", M_SK),
 	TOK("hf_", "huggingface-token", F_NOWORDS, S(C_ALPHA, 30, 0, 0)),
 	TOK("api_org_", "huggingface-token", F_NOWORDS, S(C_ALPHA, 30, 0, 0)),
 	TOK("gsk_", "groq-key", 0, S(AN, 48, 0, 0)),
@@ -189,7 +213,7 @@ static const struct tok_rule rules[] = {
 	TOK("hvs.", "vault-token", 0, S(BU, 90, 0, 0)),
 	TOK("hvb.", "vault-token", 0, S(BU, 100, 0, 0)),
 	TOK("s.", "vault-token", F_CASES | F_DIGIT, S(AN, 24, 24, 0)),
-	FN("atlasv1.", match_terraform),
+	FN("atlasv1.", M_TERRAFORM),
 	TOK("dop_v1_", "digitalocean-key", 0, S(HX, 64, 64, 0)),
 	TOK("doo_v1_", "digitalocean-key", 0, S(HX, 64, 64, 0)),
 	TOK("dor_v1_", "digitalocean-key", 0, S(HX, 64, 64, 0)),
@@ -253,25 +277,41 @@ static const struct tok_rule rules[] = {
 	TOK("A3-", "1password-key", F_DIGIT, S(UD | C_DASH, 30, 40, 0)),
 	TOK("ops_eyJ", "1password-token", F_PAD, S(B64, 200, 0, 0)),
 	/* JWTs, and Bearer credentials anywhere */
-	FN("eyJ", match_jwt),
-	FN("Bearer ", match_bearer),
+	FN("eyJ", M_JWT),
+	FN("Bearer ", M_BEARER),
 	/* a secret after the word naming it (redact_cli.c) */
-	FN("password ", callus_redact_match_keyword),
-	FN("set ", callus_redact_match_keyword),
-	FN("#define", callus_redact_match_define),
-	FN("setenv(", callus_redact_match_setter),
-	FN("Setenv(", callus_redact_match_setter),
-	FN("set_var(", callus_redact_match_setter),
-	FN("setProperty(", callus_redact_match_setter),
-	FN("put(", callus_redact_match_setter),
-	FN("set(", callus_redact_match_setter),
-	FN("# ", callus_redact_match_define),
-	FN("PASSWORD ", callus_redact_match_sql),
-	FN("BY ", callus_redact_match_sql),
-	FN("by ", callus_redact_match_sql),
+	FN("password ", M_KEYWORD),
+	FN("set ", M_KEYWORD),
+	FN("#define", M_DEFINE),
+	FN("setenv(", M_SETTER),
+	FN("Setenv(", M_SETTER),
+	FN("set_var(", M_SETTER),
+	FN("setProperty(", M_SETTER),
+	FN("put(", M_SETTER),
+	FN("set(", M_SETTER),
+	FN("# ", M_DEFINE),
+	FN("PASSWORD ", M_SQL),
+	FN("BY ", M_SQL),
+	FN("by ", M_SQL),
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
+
+static const tok_fn tok_fns[] = {
+	[M_NONE] = NULL,
+	[M_AWS] = match_aws,
+	[M_SK] = match_sk,
+	[M_JWT] = match_jwt,
+	[M_BEARER] = match_bearer,
+	[M_SLACK_WEBHOOK] = match_slack_webhook,
+	[M_DISCORD_WEBHOOK] = match_discord_webhook,
+	[M_TEAMS_WEBHOOK] = match_teams_webhook,
+	[M_TERRAFORM] = match_terraform,
+	[M_KEYWORD] = callus_redact_match_keyword,
+	[M_DEFINE] = callus_redact_match_define,
+	[M_SETTER] = callus_redact_match_setter,
+	[M_SQL] = callus_redact_match_sql,
+};
 
 _Static_assert(NRULES <= CALLUS_REDACT_MAX_RULES, "CALLUS_REDACT_MAX_RULES");
 
@@ -411,7 +451,7 @@ int callus_redact_match_token(const struct scan *sc, size_t i, struct match *m)
 
 		if ((unsigned char)t->prefix[1] != b || !has_prefix(sc, i, t->prefix))
 			continue;
-		if (t->fn ? t->fn(sc, i, m) : seg_match(sc, i, t, m))
+		if (t->fn ? tok_fns[t->fn](sc, i, m) : seg_match(sc, i, t, m))
 			return 1;
 	}
 	return 0;
