@@ -742,7 +742,7 @@ static void errors_table(report_ctx *c)
 	st = callus_report_prepare(
 	    c,
 	    "CREATE TEMP TABLE report_errors AS SELECT p.id, c.tool, g.id AS signature_id,"
-	    " p.state,"
+	    " g.tool AS sig_tool, g.error_type, p.state,"
 	    " p.attempts, p.first_failure_at, p.last_failure_at, p.closed_at, p.files,"
 	    " EXISTS (SELECT 1 FROM suggestions s WHERE s.pending_id = p.id) AS "
 	    "suggested,"

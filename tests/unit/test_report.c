@@ -352,6 +352,13 @@ static void figures_of_the_period(void **state)
 	assert_non_null(strstr(p, "<code>web/</code>"));
 	assert_non_null(
 	    strstr(p, "<code>main.c</code></span><span class=\"n\">3</span>"));
+	/* rules and error types, by the errors' signatures: March's three of
+	 * s1 and one of s2, not February's s3 */
+	assert_non_null(strstr(p, "<code>gcc: -Wformat</code> <span class=\"meta\">2 fixed, 1 "
+				  "permanent</span></span><span class=\"n\">3</span>"));
+	assert_non_null(strstr(p, "<code>eslint: no-undef</code> <span class=\"meta\">0 fixed, 0 "
+				  "permanent</span></span><span class=\"n\">1</span>"));
+	assert_null(strstr(p, "gcc: -Wall"));
 	/* February's error is not March's */
 	assert_null(strstr(p, "an old error"));
 	assert_null(strstr(p, "<script"));
