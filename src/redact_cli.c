@@ -33,37 +33,40 @@ enum {
 
 /* ---- tools ------------------------------------------------------------ */
 
+/* No pointer in a tool's row: a static PIE's start writes every page
+ * that holds one (its relocation), and this table was one of those every
+ * process copied (docs/scale-history.md, the eighty-third pass). */
 struct tool {
-	const char *name;      /* the program's base name */
-	const char *sub;       /* a word that must follow it ("login"), or NULL */
-	const char *attached;  /* short options whose attached value is a password */
-	const char *separate;  /* short options whose next word is a password */
+	char name[15];         /* the program's base name, at most 14 bytes */
+	char sub[6];           /* a word that must follow it ("login"), or "" */
+	char attached[3];      /* short options whose attached value is a password */
+	char separate[3];      /* short options whose next word is a password */
 	char userpass;         /* the separator in -u/-U user?password, 0 for ':' */
 };
 
 static const struct tool tools[] = {
 	/* -pSECRET only: "mysql -p db" prompts, and db is the database */
-	{ "mysql", NULL, "p", "", 0 },
-	{ "mysqldump", NULL, "p", "", 0 },
-	{ "mysqladmin", NULL, "p", "", 0 },
-	{ "mysqlimport", NULL, "p", "", 0 },
-	{ "mysqlshow", NULL, "p", "", 0 },
-	{ "mysqlcheck", NULL, "p", "", 0 },
-	{ "mysqlpump", NULL, "p", "", 0 },
-	{ "mysqlslap", NULL, "p", "", 0 },
-	{ "mysqlsh", NULL, "p", "", 0 },
-	{ "mariadb", NULL, "p", "", 0 },
-	{ "mariadb-dump", NULL, "p", "", 0 },
-	{ "mariadb-admin", NULL, "p", "", 0 },
-	{ "mariadb-import", NULL, "p", "", 0 },
-	{ "mariadb-check", NULL, "p", "", 0 },
-	{ "7z", NULL, "p", "", 0 },
-	{ "7za", NULL, "p", "", 0 },
-	{ "7zr", NULL, "p", "", 0 },
-	{ "7zz", NULL, "p", "", 0 },
-	{ "rar", NULL, "p", "", 0 },
-	{ "unrar", NULL, "p", "", 0 },
-	{ "sshpass", NULL, "p", "p", 0 },
+	{ "mysql", "", "p", "", 0 },
+	{ "mysqldump", "", "p", "", 0 },
+	{ "mysqladmin", "", "p", "", 0 },
+	{ "mysqlimport", "", "p", "", 0 },
+	{ "mysqlshow", "", "p", "", 0 },
+	{ "mysqlcheck", "", "p", "", 0 },
+	{ "mysqlpump", "", "p", "", 0 },
+	{ "mysqlslap", "", "p", "", 0 },
+	{ "mysqlsh", "", "p", "", 0 },
+	{ "mariadb", "", "p", "", 0 },
+	{ "mariadb-dump", "", "p", "", 0 },
+	{ "mariadb-admin", "", "p", "", 0 },
+	{ "mariadb-import", "", "p", "", 0 },
+	{ "mariadb-check", "", "p", "", 0 },
+	{ "7z", "", "p", "", 0 },
+	{ "7za", "", "p", "", 0 },
+	{ "7zr", "", "p", "", 0 },
+	{ "7zz", "", "p", "", 0 },
+	{ "rar", "", "p", "", 0 },
+	{ "unrar", "", "p", "", 0 },
+	{ "sshpass", "", "p", "p", 0 },
 	/* registries: "docker login -p", not "docker run -p 80:80" */
 	{ "docker", "login", "", "p", 0 },
 	{ "podman", "login", "", "p", 0 },
@@ -76,45 +79,45 @@ static const struct tool tools[] = {
 	{ "az", "login", "", "p", 0 },
 	{ "oc", "login", "", "p", 0 },
 	{ "cf", "login", "", "p", 0 },
-	{ "mongo", NULL, "", "p", 0 },
-	{ "mongosh", NULL, "", "p", 0 },
-	{ "mongodump", NULL, "", "p", 0 },
-	{ "mongorestore", NULL, "", "p", 0 },
-	{ "mongoexport", NULL, "", "p", 0 },
-	{ "mongoimport", NULL, "", "p", 0 },
-	{ "mongostat", NULL, "", "p", 0 },
-	{ "mongotop", NULL, "", "p", 0 },
-	{ "mongofiles", NULL, "", "p", 0 },
-	{ "rabbitmqadmin", NULL, "", "p", 0 },
-	{ "sqlcmd", NULL, "P", "P", 0 },
-	{ "bcp", NULL, "P", "P", 0 },
-	{ "osql", NULL, "P", "P", 0 },
-	{ "zip", NULL, "P", "P", 0 },
-	{ "unzip", NULL, "P", "P", 0 },
-	{ "zipcloak", NULL, "P", "P", 0 },
-	{ "mosquitto_pub", NULL, "", "P", 0 },
-	{ "mosquitto_sub", NULL, "", "P", 0 },
-	{ "mosquitto_rr", NULL, "", "P", 0 },
-	{ "ldapsearch", NULL, "w", "w", 0 },
-	{ "ldapadd", NULL, "w", "w", 0 },
-	{ "ldapmodify", NULL, "w", "w", 0 },
-	{ "ldapdelete", NULL, "w", "w", 0 },
-	{ "ldappasswd", NULL, "w", "w", 0 },
-	{ "ldapwhoami", NULL, "w", "w", 0 },
-	{ "ldapcompare", NULL, "w", "w", 0 },
-	{ "ldapmodrdn", NULL, "w", "w", 0 },
-	{ "ldapexop", NULL, "w", "w", 0 },
-	{ "vsql", NULL, "w", "w", 0 },
-	{ "redis-cli", NULL, "a", "a", 0 },
-	{ "valkey-cli", NULL, "a", "a", 0 },
-	{ "keydb-cli", NULL, "a", "a", 0 },
-	{ "ssh-keygen", NULL, "NP", "NP", 0 },
-	{ "openssl", NULL, "", "k", 0 },
-	{ "curl", NULL, "", "b", 0 },          /* -b name=value: a cookie */
-	{ "smbclient", NULL, "", "", '%' },    /* -U user%password */
-	{ "rpcclient", NULL, "", "", '%' },
-	{ "smbcacls", NULL, "", "", '%' },
-	{ "lftp", NULL, "", "", ',' },         /* -u user,password */
+	{ "mongo", "", "", "p", 0 },
+	{ "mongosh", "", "", "p", 0 },
+	{ "mongodump", "", "", "p", 0 },
+	{ "mongorestore", "", "", "p", 0 },
+	{ "mongoexport", "", "", "p", 0 },
+	{ "mongoimport", "", "", "p", 0 },
+	{ "mongostat", "", "", "p", 0 },
+	{ "mongotop", "", "", "p", 0 },
+	{ "mongofiles", "", "", "p", 0 },
+	{ "rabbitmqadmin", "", "", "p", 0 },
+	{ "sqlcmd", "", "P", "P", 0 },
+	{ "bcp", "", "P", "P", 0 },
+	{ "osql", "", "P", "P", 0 },
+	{ "zip", "", "P", "P", 0 },
+	{ "unzip", "", "P", "P", 0 },
+	{ "zipcloak", "", "P", "P", 0 },
+	{ "mosquitto_pub", "", "", "P", 0 },
+	{ "mosquitto_sub", "", "", "P", 0 },
+	{ "mosquitto_rr", "", "", "P", 0 },
+	{ "ldapsearch", "", "w", "w", 0 },
+	{ "ldapadd", "", "w", "w", 0 },
+	{ "ldapmodify", "", "w", "w", 0 },
+	{ "ldapdelete", "", "w", "w", 0 },
+	{ "ldappasswd", "", "w", "w", 0 },
+	{ "ldapwhoami", "", "w", "w", 0 },
+	{ "ldapcompare", "", "w", "w", 0 },
+	{ "ldapmodrdn", "", "w", "w", 0 },
+	{ "ldapexop", "", "w", "w", 0 },
+	{ "vsql", "", "w", "w", 0 },
+	{ "redis-cli", "", "a", "a", 0 },
+	{ "valkey-cli", "", "a", "a", 0 },
+	{ "keydb-cli", "", "a", "a", 0 },
+	{ "ssh-keygen", "", "NP", "NP", 0 },
+	{ "openssl", "", "", "k", 0 },
+	{ "curl", "", "", "b", 0 },          /* -b name=value: a cookie */
+	{ "smbclient", "", "", "", '%' },    /* -U user%password */
+	{ "rpcclient", "", "", "", '%' },
+	{ "smbcacls", "", "", "", '%' },
+	{ "lftp", "", "", "", ',' },         /* -u user,password */
 };
 
 #define NTOOLS (sizeof(tools) / sizeof(tools[0]))
@@ -133,7 +136,7 @@ void callus_redact_cli_init(callus_redactor *r)
 {
 	for (size_t k = 0; k < NTOOLS; k++) {
 		r->cls[(unsigned char)tools[k].name[0]] |= C_TOOL0;
-		if (tools[k].sub)
+		if (tools[k].sub[0])
 			r->cls[(unsigned char)tools[k].sub[0]] |= C_TOOL0;
 		mark(r, tools[k].attached, C_PWOPT);
 		mark(r, tools[k].separate, C_PWOPT);
@@ -169,7 +172,7 @@ static void tool_step(struct callus_redact_tool *t, const unsigned char *w, size
 	if (k >= 0) {
 		t->tool = k;
 		t->sub = 0;
-	} else if (t->tool >= 0 && tools[t->tool].sub &&
+	} else if (t->tool >= 0 && tools[t->tool].sub[0] &&
 		   strlen(tools[t->tool].sub) == len && !memcmp(tools[t->tool].sub, w, len)) {
 		t->sub = 1;
 	}
@@ -266,7 +269,7 @@ static int short_kind(const struct scan *sc, size_t i, unsigned char c, int atta
 	if (!(sc->r->cls[c] & C_PWOPT))
 		return OPT_NONE;
 	tool_before(sc, i, &t);
-	if (t.tool >= 0 && (!tools[t.tool].sub || t.sub)) {
+	if (t.tool >= 0 && (!tools[t.tool].sub[0] || t.sub)) {
 		const struct tool *w = &tools[t.tool];
 
 		if (in_set(attached ? w->attached : w->separate, c))
