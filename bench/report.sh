@@ -36,7 +36,19 @@ sed -i 's/%s/%d/' show.c
 "$callus" run -- gcc -Werror=format -c show.c >/dev/null 2>&1
 
 s=$((n / 5))   # recurring signatures
-sqlite3 .callus/callus.db >/dev/null <<SQL
+# the errors are written as they end up (fixed, permanent), which the
+# trigger that starts every error pending refuses: it is dropped for them
+# and made again as the store has it (its name and body change with the
+# schema: a script that named an old one wrote no error at all, silently)
+trig=$(sqlite3 .callus/callus.db "SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND
+	sql LIKE '%an error starts pending%' AND tbl_name = 'pending_errors'")
+name=$(sqlite3 .callus/callus.db "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND
+	sql LIKE '%an error starts pending%' AND tbl_name = 'pending_errors'")
+if [ -z "$trig" ] || [ -z "$name" ]; then
+	echo "bench/report.sh: no trigger that starts errors pending in the store" >&2
+	exit 1
+fi
+sqlite3 -bail .callus/callus.db >/dev/null <<SQL || { echo "bench/report.sh: the store was not grown" >&2; exit 1; }
 PRAGMA journal_mode = WAL;
 BEGIN;
 -- six tools, each with an error's words (%d: the error's number) and the
@@ -91,7 +103,7 @@ INSERT INTO resolutions (id, signature_id, description, code_changes, files, cre
  CASE WHEN t.new = '' THEN '' ELSE '+' || t.new || char(10) END,
  '[]', e.at, 3 + e.i % 3, 2 + e.i % 2, e.at
  FROM e JOIN tools t ON t.k = e.k WHERE e.i < $s AND e.i % 10 <> 0;
-DROP TRIGGER pending_starts_pending;
+DROP TRIGGER $name;
 INSERT INTO pending_errors (id, check_id, sig, state, attempts, first_failure_at,
  last_failure_at, files, closed_at, resolution_id)
  SELECT 1000000 + e.i, 1000 + e.k, (SELECT g.sig FROM signatures g WHERE g.id = e.sig), e.state,
@@ -101,9 +113,7 @@ INSERT INTO pending_errors (id, check_id, sig, state, attempts, first_failure_at
   ELSE strftime('%Y-%m-%dT%H:%M:%S.000Z', e.at, '+' || (5 + e.i % 300) || ' minutes') END,
  CASE WHEN e.state = 'fixed' THEN (SELECT id FROM resolutions WHERE id = 100000 + e.n) END
  FROM e JOIN tools t ON t.k = e.k;
-CREATE TRIGGER pending_starts_pending BEFORE INSERT ON pending_errors
-  WHEN NEW.state <> 'pending'
-  BEGIN SELECT RAISE(ABORT, 'an error starts pending'); END;
+$trig;
 INSERT INTO suggestions (pending_id, resolution_id, confidence, made_at, outcome, outcome_at)
  SELECT 1000000 + e.i, r.id, 0.9, e.at,
  CASE WHEN e.state = 'fixed' THEN 'success' WHEN e.state = 'permanent' THEN 'failure' END,
@@ -125,6 +135,8 @@ COMMIT;
 PRAGMA wal_checkpoint(TRUNCATE);
 ANALYZE;
 SQL
+# the counts the triggers keep, taken again from the rows written past them
+"$callus" doctor --fix >/dev/null 2>&1 || true
 
 "$callus" status | sed -n '/^lessons/,/^notes/p'
 hyperfine -N --warmup 1 --runs "$runs" --export-markdown "$work/times.md" \
