@@ -250,6 +250,53 @@ static void indexing_is_once(void **state)
 	callus_signature_release(&a);
 }
 
+/* The features of g[0..n) counted into idf, as a document each. */
+static void idf_count(callus_idf *idf, const callus_signature *g, size_t n)
+{
+	callus_features ft = CALLUS_FEATURES_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(callus_embed_features(&ft, &g[i]), 0);
+		assert_int_equal(callus_idf_add(idf, &ft), 0);
+		callus_features_release(&ft);
+	}
+}
+
+/* A statement that reads a signature's stored vector (?1 its id). */
+static sqlite3_stmt *vector_of(fixture *f)
+{
+	sqlite3_stmt *st = NULL;
+
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
+					    "SELECT v.vector FROM signatures g JOIN signature_vectors v"
+					    " ON v.sig = g.rowid WHERE g.id = ?1",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	return st;
+}
+
+/* Whether g has a stored vector (read by st, vector_of's); when it has,
+ * it must be the one g's features make weighed by idf, packed as stored. */
+static int stored_as(sqlite3_stmt *st, const callus_signature *g, callus_idf *idf)
+{
+	callus_features ft = CALLUS_FEATURES_INIT;
+	float want[CALLUS_EMBED_DIM];
+	uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
+	size_t len;
+
+	assert_int_equal(callus_embed_features(&ft, g), 0);
+	callus_embed_vector(want, &ft, idf);
+	callus_features_release(&ft);
+	len = callus_vecindex_pack_store(packed, want, CALLUS_EMBED_DIM);
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, g->id, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_ROW)
+		return 0;
+	assert_int_equal(sqlite3_column_bytes(st, 0), (int)len);
+	assert_memory_equal(sqlite3_column_blob(st, 0), packed, len);
+	return 1;
+}
+
 /*
  * before[0..nb) stored one at a time, then g[0..n) as one run's new errors:
  * each vector the run stored is the one its signature makes alone, weighed
@@ -261,9 +308,8 @@ static void indexing_is_once(void **state)
 static size_t stored_as_each_alone(fixture *f, const callus_signature *before, size_t nb,
 				   const callus_signature *g, size_t n, int fold)
 {
-	callus_features ft = CALLUS_FEATURES_INIT;
 	callus_idf *idf = NULL;
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st;
 	size_t added, stored = 0;
 
 	for (size_t i = 0; i < nb; i++)
@@ -272,34 +318,12 @@ static size_t stored_as_each_alone(fixture *f, const callus_signature *before, s
 		assert_int_equal(callus_match_fold_df(f->s), SQLITE_OK);
 	added = record_sigs(f, g, n, NULL, NULL);
 	assert_int_equal(callus_idf_new(&idf), 0);
-	for (size_t i = 0; i < nb + n; i++) {
-		assert_int_equal(callus_embed_features(&ft, i < nb ? &before[i] : &g[i - nb]), 0);
-		assert_int_equal(callus_idf_add(idf, &ft), 0);
-		callus_features_release(&ft);
-	}
+	idf_count(idf, before, nb);
+	idf_count(idf, g, n);
 	callus_idf_set_docs(idf, (uint32_t)nb);
-	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
-					    "SELECT v.vector FROM signatures g JOIN signature_vectors v"
-					    " ON v.sig = g.rowid WHERE g.id = ?1",
-					    -1, &st, NULL),
-			 SQLITE_OK);
-	for (size_t i = 0; i < n; i++) {
-		float want[CALLUS_EMBED_DIM];
-		uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
-		size_t len;
-
-		assert_int_equal(callus_embed_features(&ft, &g[i]), 0);
-		callus_embed_vector(want, &ft, idf);
-		callus_features_release(&ft);
-		len = callus_vecindex_pack_store(packed, want, CALLUS_EMBED_DIM);
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, g[i].id, -1, SQLITE_STATIC);
-		if (sqlite3_step(st) != SQLITE_ROW)
-			continue;
-		stored++;
-		assert_int_equal(sqlite3_column_bytes(st, 0), (int)len);
-		assert_memory_equal(sqlite3_column_blob(st, 0), packed, len);
-	}
+	st = vector_of(f);
+	for (size_t i = 0; i < n; i++)
+		stored += (size_t)stored_as(st, &g[i], idf);
 	sqlite3_finalize(st);
 	callus_idf_free(idf);
 	assert_int_equal(stored, added);
@@ -317,9 +341,8 @@ static void a_reindex_weighs_each_with_those_before(void **state)
 {
 	fixture *f = *state;
 	callus_signature g[5];
-	callus_features ft = CALLUS_FEATURES_INIT;
 	callus_idf *idf = NULL;
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st;
 	callus_error err = CALLUS_ERROR_INIT;
 	size_t added = 0;
 
@@ -338,31 +361,11 @@ static void a_reindex_weighs_each_with_those_before(void **state)
 	callus_error_release(&err);
 	assert_int_equal(added, 5);
 	assert_int_equal(callus_idf_new(&idf), 0);
+	idf_count(idf, g, 5);
+	st = vector_of(f);
 	for (int i = 0; i < 5; i++) {
-		assert_int_equal(callus_embed_features(&ft, &g[i]), 0);
-		assert_int_equal(callus_idf_add(idf, &ft), 0);
-		callus_features_release(&ft);
-	}
-	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s),
-					    "SELECT v.vector FROM signatures g JOIN signature_vectors v"
-					    " ON v.sig = g.rowid WHERE g.id = ?1",
-					    -1, &st, NULL),
-			 SQLITE_OK);
-	for (int i = 0; i < 5; i++) {
-		float want[CALLUS_EMBED_DIM];
-		uint8_t packed[CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM)];
-		size_t len;
-
 		callus_idf_set_docs(idf, (uint32_t)i);
-		assert_int_equal(callus_embed_features(&ft, &g[i]), 0);
-		callus_embed_vector(want, &ft, idf);
-		callus_features_release(&ft);
-		len = callus_vecindex_pack_store(packed, want, CALLUS_EMBED_DIM);
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, g[i].id, -1, SQLITE_STATIC);
-		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-		assert_int_equal(sqlite3_column_bytes(st, 0), (int)len);
-		assert_memory_equal(sqlite3_column_blob(st, 0), packed, len);
+		assert_true(stored_as(st, &g[i], idf));
 	}
 	sqlite3_finalize(st);
 	callus_idf_free(idf);
