@@ -120,6 +120,50 @@ int cli_print_json(json_t *v)
 	return 0;
 }
 
+int cli_print_json_items(const void *items, size_t size, size_t n,
+			 json_t *(*make)(const void *item, const void *arg), const void *arg)
+{
+	const char *item = items;
+
+	if (!n) {
+		puts("[]");
+		return 0;
+	}
+	fputs("[\n", stdout);
+	for (size_t i = 0; i < n; i++, item += size) {
+		json_t *v = make(item, arg);
+		char *s = v ? json_dumps(v, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
+		const char *line = s;
+
+		json_decref(v);
+		if (!s) {
+			cli_error("out of memory");
+			return 1;
+		}
+		/* an element's lines are one level deeper in its array (a
+		 * string's newlines are escaped: each is a line of the dump) */
+		while (*line) {
+			const char *nl = strchr(line, '\n');
+			size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+
+			fputs("  ", stdout);
+			fwrite(line, 1, len, stdout);
+			line += len;
+		}
+		free(s);
+		fputs(i + 1 < n ? ",\n" : "\n", stdout);
+	}
+	puts("]");
+	return 0;
+}
+
+/* cli_lesson_json for cli_print_json_items. */
+static json_t *lesson_item(const void *item, const void *arg)
+{
+	(void)arg;
+	return cli_lesson_json(item);
+}
+
 int cli_first_line_width(const char *s, int width)
 {
 	size_t max = width < 0 ? 0 : (size_t)width, len = strnlen(s, max + 1);
@@ -210,10 +254,7 @@ int cmd_lessons(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		json_t *a = json_array();
-		for (size_t i = 0; i < n; i++)
-			json_array_append_new(a, cli_lesson_json(&ls[i]));
-		rc = cli_print_json(a);
+		rc = cli_print_json_items(ls, sizeof(*ls), n, lesson_item, NULL);
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -107,6 +107,13 @@ static json_t *note_json(const callus_note *n, int full)
 	return o;
 }
 
+/* note_json, the list's form, for cli_print_json_items. */
+static json_t *note_item(const void *item, const void *arg)
+{
+	(void)arg;
+	return note_json(item, 0);
+}
+
 static int list(callus_store *s)
 {
 	callus_error err = CALLUS_ERROR_INIT;
@@ -130,11 +137,7 @@ static int list(callus_store *s)
 		goto out;
 	}
 	if (json) {
-		json_t *a = json_array();
-
-		for (size_t i = 0; i < n; i++)
-			json_array_append_new(a, note_json(&ns[i], 0));
-		rc = cli_print_json(a);
+		rc = cli_print_json_items(ns, sizeof(*ns), n, note_item, NULL);
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {

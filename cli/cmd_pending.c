@@ -95,15 +95,17 @@ static json_t *pending_json(const callus_pending *p, const char *before)
 	return o;
 }
 
+/* pending_json for cli_print_json_items: arg the time before which an
+ * error is abandoned. */
+static json_t *pending_item(const void *item, const void *arg)
+{
+	return pending_json(item, arg);
+}
+
 static int print_list(const callus_pending *ps, size_t n, const char *before)
 {
-	if (json) {
-		json_t *a = json_array();
-
-		for (size_t i = 0; i < n; i++)
-			json_array_append_new(a, pending_json(&ps[i], before));
-		return cli_print_json(a);
-	}
+	if (json)
+		return cli_print_json_items(ps, sizeof(*ps), n, pending_item, before);
 	for (size_t i = 0; i < n; i++) {
 		const callus_pending *p = &ps[i];
 		int w = cli_first_line_width(p->message, 100);

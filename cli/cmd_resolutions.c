@@ -81,6 +81,13 @@ static json_t *resolution_json(const callus_resolution *r)
 	return o;
 }
 
+/* resolution_json for cli_print_json_items. */
+static json_t *resolution_item(const void *item, const void *arg)
+{
+	(void)arg;
+	return resolution_json(item);
+}
+
 static int list(callus_knowledge *k)
 {
 	callus_error err = CALLUS_ERROR_INIT;
@@ -94,11 +101,7 @@ static int list(callus_knowledge *k)
 		goto out;
 	}
 	if (json) {
-		json_t *a = json_array();
-
-		for (size_t i = 0; i < n; i++)
-			json_array_append_new(a, resolution_json(&rs[i]));
-		rc = cli_print_json(a);
+		rc = cli_print_json_items(rs, sizeof(*rs), n, resolution_item, NULL);
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
