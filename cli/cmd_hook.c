@@ -397,8 +397,10 @@ static void add_notes(callus_buf *ctx, const cli_workspace *ws, callus_store *st
 	cli_notes_sync_bounded(store, ws, NULL);
 	if (callus_notes_list(store, &f, &ns, &n, NULL) < 0 || !n)
 		goto out;
-	/* those shown as their files say, as a recording's reply's are */
-	if (cli_notes_sync_shown(store, ws, ns, n, &changed) == 0 && changed) {
+	/* those shown as their files say, as a recording's reply's are (one
+	 * taken in is listed again even when another could not be read) */
+	(void)cli_notes_sync_shown(store, ws, ns, n, &changed);
+	if (changed) {
 		callus_notes_free(ns, n);
 		ns = NULL;
 		n = 0;

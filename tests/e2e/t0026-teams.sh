@@ -194,7 +194,7 @@ test_expect_success 'a committed note reaches the team with its author'"'"'s cou
 	big_c >big.c &&
 	git -c init.defaultBranch=main init -q &&
 	git config user.email dev@example.com && git config user.name dev &&
-	printf "err\nout\n" >.git/info/exclude &&
+	printf "err\nout\n" >.git/info/exclude && ws_config </dev/null &&
 	test_expect_code 1 "$CALLUS" run -- gcc -Werror=return-type -c big.c -o /dev/null 2>err &&
 	sed -i "s/^}/\treturn 0;\n}/" big.c &&
 	"$CALLUS" run -- gcc -Werror=return-type -c big.c -o /dev/null 2>err &&
@@ -203,6 +203,8 @@ test_expect_success 'a committed note reaches the team with its author'"'"'s cou
 	id=$("$CALLUS" notes --json | jq -r ".[0].id") &&
 	git add -A && git -c commit.gpgSign=false commit -qm big &&
 	cd .. && git clone -q d d2 && git clone -q d d3 &&
+	# a clone has the notes, not the config (.callus/.gitignore)
+	(cd d2 && ws_config </dev/null) && (cd d3 && ws_config </dev/null) &&
 	# the clones take the note in with its 5 of 5, and have seen none of them
 	for c in d2 d3; do
 		(cd $c && "$CALLUS" sync >out && grep -q "^team: 0 proposed, 0 reported" out &&
