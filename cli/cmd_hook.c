@@ -390,9 +390,7 @@ static void add_notes(callus_buf *ctx, const cli_workspace *ws, callus_store *st
 {
 	callus_note_filter f = { .layer = -1, .limit = 5, .proven = 1, .brief = 1 };
 	callus_note *ns = NULL;
-	size_t n = 0;
-
-	size_t changed = 0;
+	size_t n = 0, changed = 0;
 
 	cli_notes_sync_bounded(store, ws, NULL);
 	if (callus_notes_list(store, &f, &ns, &n, NULL) < 0 || !n)

@@ -33,7 +33,7 @@ int cli_print_json(json_t *v);
 /* The elements make(items + i * size, arg) for i in [0, n) printed as
  * cli_print_json prints their array, byte for byte, one made and dropped
  * at a time: a listing's whole tree, then its whole text, were held at
- * once (`callus pending --json` of 65,000 errors: 336 MB).  make returns a
+ * once (`callus pending --json` of 65,006 errors: 344 MB, bench/listings.sh).  make returns a
  * new reference, NULL when out of memory.  The command's exit status: 0,
  * or 1 after saying why. */
 int cli_print_json_items(const void *items, size_t size, size_t n,

@@ -472,20 +472,28 @@ int cli_replay_views(const cli_workspace *ws)
 	return rc < 0 ? -1 : 0;
 }
 
+/* The block written again: a note taken in from its file changed it (one
+ * a person deleted was still listed there).  A failure is logged. */
+static void notes_views(callus_store *s, const cli_workspace *ws)
+{
+	callus_error ve = CALLUS_ERROR_INIT;
+
+	if (callus_record_views(s, ws->root, callus_config_get(ws->config, "lessons", "file"),
+				(int)cli_config_long(ws, "lessons", "max", 20), &ve) < 0)
+		log_error(ws, "views_failed", callus_error_message(&ve), NULL);
+	callus_error_release(&ve);
+}
+
 /* The folder taken in by sync, the block written again when it changed a
  * note. */
 static int notes_sync_with(int (*sync)(callus_store *, const char *, size_t *, callus_error *),
 			   callus_store *s, const cli_workspace *ws, callus_error *err)
 {
-	callus_error ve = CALLUS_ERROR_INIT;
 	size_t changed = 0;
 	int rc = sync(s, ws->root, &changed, err);
 
-	if (rc == 0 && changed &&
-	    callus_record_views(s, ws->root, callus_config_get(ws->config, "lessons", "file"),
-				(int)cli_config_long(ws, "lessons", "max", 20), &ve) < 0)
-		log_error(ws, "views_failed", callus_error_message(&ve), NULL);
-	callus_error_release(&ve);
+	if (rc == 0 && changed)
+		notes_views(s, ws);
 	return rc;
 }
 
@@ -502,14 +510,10 @@ int cli_notes_sync_bounded(callus_store *s, const cli_workspace *ws, callus_erro
 int cli_notes_sync_shown(callus_store *s, const cli_workspace *ws, const callus_note *ns,
 			 size_t n, size_t *changed)
 {
-	callus_error ve = CALLUS_ERROR_INIT;
 	int rc = callus_notes_sync_shown(s, ws->root, ns, n, changed, NULL);
 
-	if (*changed &&
-	    callus_record_views(s, ws->root, callus_config_get(ws->config, "lessons", "file"),
-				(int)cli_config_long(ws, "lessons", "max", 20), &ve) < 0)
-		log_error(ws, "views_failed", callus_error_message(&ve), NULL);
-	callus_error_release(&ve);
+	if (*changed)
+		notes_views(s, ws);
 	return rc;
 }
 
