@@ -237,6 +237,9 @@ $(BUILD)/tests/test_git_offline: $(BUILD)/tests/unit/test_git_offline.o $(BUILD)
 # test_sqlmem checks the CLI's allocator for SQLite.
 $(BUILD)/tests/test_sqlmem: $(BUILD)/cli/sqlmem.o
 
+# test_json_items checks the listings' JSON, printed an element at a time.
+$(BUILD)/tests/test_json_items: $(BUILD)/cli/json_items.o
+
 # test_hook_cut checks the trace of a hook cut with nothing queued.
 $(BUILD)/tests/test_hook_cut: $(BUILD)/cli/hook_cut.o $(BUILD)/tests/unit/tmpdir_helpers.o
 

@@ -3,6 +3,7 @@
  * callus lessons show ID [--json]
  */
 #include "cli.h"
+#include "json_items.h"
 #include "lessons_common.h"
 #include "record_common.h"
 
@@ -108,7 +109,7 @@ json_t *cli_strlist_json(const callus_strlist *l)
 
 int cli_print_json(json_t *v)
 {
-	char *s = v ? json_dumps(v, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
+	char *s = v ? json_dumps(v, CLI_JSON_FLAGS) : NULL;
 
 	json_decref(v);
 	if (!s) {
@@ -123,37 +124,10 @@ int cli_print_json(json_t *v)
 int cli_print_json_items(const void *items, size_t size, size_t n,
 			 json_t *(*make)(const void *item, const void *arg), const void *arg)
 {
-	const char *item = items;
-
-	if (!n) {
-		puts("[]");
-		return 0;
+	if (cli_json_items_dump(stdout, items, size, n, make, arg) < 0) {
+		cli_error("out of memory");
+		return 1;
 	}
-	fputs("[\n", stdout);
-	for (size_t i = 0; i < n; i++, item += size) {
-		json_t *v = make(item, arg);
-		char *s = v ? json_dumps(v, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
-		const char *line = s;
-
-		json_decref(v);
-		if (!s) {
-			cli_error("out of memory");
-			return 1;
-		}
-		/* an element's lines are one level deeper in its array (a
-		 * string's newlines are escaped: each is a line of the dump) */
-		while (*line) {
-			const char *nl = strchr(line, '\n');
-			size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
-
-			fputs("  ", stdout);
-			fwrite(line, 1, len, stdout);
-			line += len;
-		}
-		free(s);
-		fputs(i + 1 < n ? ",\n" : "\n", stdout);
-	}
-	puts("]");
 	return 0;
 }
 
