@@ -40,11 +40,10 @@ s=$((n / 5))   # recurring signatures
 # trigger that starts every error pending refuses: it is dropped for them
 # and made again as the store has it (its name and body change with the
 # schema: a script that named an old one wrote no error at all, silently)
-trig=$(sqlite3 .callus/callus.db "SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND
-	sql LIKE '%an error starts pending%' AND tbl_name = 'pending_errors'")
 name=$(sqlite3 .callus/callus.db "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND
-	sql LIKE '%an error starts pending%' AND tbl_name = 'pending_errors'")
-if [ -z "$trig" ] || [ -z "$name" ]; then
+	tbl_name = 'pending_errors' AND sql LIKE '%an error starts pending%'")
+trig=$(sqlite3 .callus/callus.db "SELECT sql FROM sqlite_schema WHERE name = '$name'")
+if [ -z "$name" ] || [ -z "$trig" ]; then
 	echo "bench/report.sh: no trigger that starts errors pending in the store" >&2
 	exit 1
 fi
