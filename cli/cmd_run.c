@@ -49,8 +49,11 @@ const cli_spec cmd_run_spec = {
 	"becomes pending with a snapshot of the working tree, and the fixes that worked\n"
 	"for the same errors before are printed.  When the check later passes (or fails\n"
 	"without that error), it is fixed and the diff since its failure is kept\n"
-	"as a resolution ('callus help resolutions').  If recording fails,\n"
-	"callus says so once on stderr and in .callus/log.jsonl; CMD's result is unchanged.",
+	"as a resolution ('callus help resolutions').  A store busy past [store]\n"
+	"timeout_ms (other recordings, a reindex) queues the run in .callus/spool, as\n"
+	"a hook does, for a drainer in the background; a pass whose failure is still\n"
+	"queued waits there behind it.  If recording fails, callus says so once on\n"
+	"stderr and in .callus/log.jsonl; CMD's result is unchanged.",
 	run_options, 1
 };
 
@@ -148,6 +151,15 @@ static void leave_as_killed(int sig)
 static void own_line(const struct watched *w)
 {
 	cli_error_own_line(w->last != '\n');
+}
+
+/* Runs queued behind a store that was busy (a drainer that gave up on
+ * it, or none started): once a run of callus has got through, a drainer
+ * takes them, as a hook's start would, for a workspace with no hooks. */
+static void drain_later(const cli_workspace *ws)
+{
+	if (cli_spool_pending(ws, NULL))
+		cli_spool_drain_later(ws);
 }
 
 int cmd_run(int argc, char **argv)
@@ -248,6 +260,11 @@ int cmd_run(int argc, char **argv)
 	/* 126/127 from a shell or wrapper: the tool is missing, nothing failed */
 	if (watch && status != 0 && status != 126 && status != 127) {
 		static const char *const recorded[] = { "true" }, *const dropped[] = { "false" };
+		cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
+		/* not queued first (the output redacted into the queue at
+		 * every failure): queued when the store turns it away */
+		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left };
+		int rc;
 
 		/* counted as recorded in the lesson's own transaction; when
 		 * that fails, the drop is counted instead, in the spool */
@@ -255,9 +272,18 @@ int cmd_run(int argc, char **argv)
 		callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, recorded, 1);
 		callus_capture_finish(&cap);
 		own_line(&out);
-		if (cli_record_failure(&ws, &det, stored ? stored : command, status, &cap,
-				       intent_id, metrics, 0, NULL, &rec) < 0) {
+		rc = cli_record_failure(&ws, &det, stored ? stored : command, status, &cap,
+					intent_id, metrics, 0, &q, &rec);
+		if (rc == CALLUS_EBUSY)
+			rc = cli_queue_run(&ws, &det, stored ? stored : command, status, &cap,
+					   intent_id, &left, CLI_SPOOL_UNSEEN, metrics, quiet) < 0
+				     ? -1
+				     : 1;
+		cli_spool_kept_release(&left);
+		if (rc < 0) {
 			callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, dropped, 1);
+			cli_flush_metrics(&ws, metrics, NULL, 1);
+		} else if (rc > 0) {
 			cli_flush_metrics(&ws, metrics, NULL, 1);
 		} else {
 			if (!quiet) {
@@ -276,24 +302,49 @@ int cmd_run(int argc, char **argv)
 			if (rec.learnt.nnew)
 				cli_embed_later(&ws);
 			cli_recorded_release(&rec);
+			drain_later(&ws);
 		}
 	} else if (watch && status == 0) {
 		callus_learn_result learnt;
 
 		callus_store *store = NULL;
 
+		cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
+		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left };
+		const char *cmd = stored ? stored : command;
+		long long newest = CLI_SPOOL_UNSEEN;
+		int rc;
+
 		callus_metrics_new(&metrics);
 		own_line(&out);
-		if (cli_record_pass(&ws, &det, stored ? stored : command, intent_id,
-				    (long long)started.tv_sec * 1000000000LL + started.tv_nsec,
-				    metrics, &learnt, &store, NULL) == 0 &&
-		    !quiet) {
+		/* A failure of this check a drainer has yet to record: this
+		 * pass waits behind it, or it would fix nothing of it */
+		memset(&learnt, 0, sizeof(learnt));
+		if (cli_spool_holds(&ws, cmd, CLI_SPOOL_FAILURE, &newest))
+			rc = CALLUS_EBUSY;
+		else
+			rc = cli_record_pass(&ws, &det, cmd, intent_id,
+					     (long long)started.tv_sec * 1000000000LL +
+						     started.tv_nsec,
+					     metrics, &learnt, &store, &q);
+		if (rc == 0 && !quiet) {
 			callus_buf b = CALLUS_BUF_INIT;
 
 			cli_describe_pass(&b, store, det.tool, &learnt);
 			print_lines(&b);
 			callus_buf_release(&b);
 		}
+		if (rc == 0)
+			drain_later(&ws);
+		else if (rc == CALLUS_EBUSY) {
+			/* the tree it passed with, for the fixes it could not
+			 * make yet (one that found them keeps those) */
+			if (!left.fixes.count)
+				cli_keep_tree(&ws, &det, &left.snapshot);
+			(void)cli_queue_run(&ws, &det, cmd, 0, NULL, intent_id, &left, newest,
+					    metrics, quiet);
+		}
+		cli_spool_kept_release(&left);
 		if (store) {
 			if (metrics && !callus_metrics_is_empty(metrics))
 				cli_flush_metrics(&ws, metrics, store, 0);

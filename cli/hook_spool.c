@@ -934,6 +934,44 @@ out:
 	return turned_away && !n ? -1 : n;
 }
 
+int cli_spool_queue_run(const cli_workspace *ws, const char *command, int code,
+			const callus_capture *cap, const char *session, const char *tool,
+			const cli_spool_kept *kept, long long newest)
+{
+	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
+	cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
+	callus_buf out = CALLUS_BUF_INIT;
+	size_t len = 0;
+	const char *raw = cap ? callus_capture_raw(cap, &len) : NULL;
+	int rc = -1;
+
+	/* the output whole, as a hook's payload carries it, when the capture
+	 * has it; past its head (or with NULs in it), what the analysis read */
+	if (cap && raw && !cap->binary && cap->total_bytes == len)
+		callus_buf_put(&out, raw, len);
+	else if (cap)
+		(void)callus_capture_text(cap, &out);
+	if (callus_buf_status(&out) < 0)
+		goto out;
+	e.command = (char *)command;
+	e.exit_code = code;
+	e.output = out.ptr;
+	e.output_len = strlen(out.ptr);
+	e.session_id = (char *)session;
+	if (cli_spool_prepare(&ent, ws, &e, code, tool, newest) < 0 ||
+	    cli_spool_write(&ent, ws) < 0)
+		goto out;
+	/* not left (its rename failed): the entry of a process gone once this
+	 * one ends, a drainer's all the same */
+	(void)cli_spool_leave(&ent, kept);
+	cli_spool_drain_later(ws);
+	rc = 0;
+out:
+	cli_spool_entry_release(&ent);
+	callus_buf_release(&out);
+	return rc;
+}
+
 void cli_spool_drain_later(const cli_workspace *ws)
 {
 	cli_run_detached(ws->root, cli_spool_drainer_argv);

@@ -407,10 +407,11 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 		/* queued before: a drainer learns it, nothing is lost.  Said
 		 * to the agent only by its own hook: a queued run a hook drains
 		 * (q->at_ns) is not this hook's */
-		if (q->at_ns <= 0)
+		if (q->at_ns <= 0 && q->origin)
 			cli_error("fix queued: the store is busy with other recordings; it is "
 				  "learnt in the background");
-		log_error(ws, "pass_queued", callus_error_message(&err), NULL);
+		if (q->origin)
+			log_error(ws, "pass_queued", callus_error_message(&err), NULL);
 	} else if (rc < 0) {
 		cli_error("pending errors not updated: %s", callus_error_message(&err));
 		log_error(ws, "learn_failed", callus_error_message(&err), NULL);
@@ -733,8 +734,13 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	memset(out, 0, sizeof(*out));
 	memset(&l, 0, sizeof(l));
 	rc = callus_failure_build(&f, &chk, cap, &pc, &err);
-	/* read: what it kept is memory the recording can use */
-	callus_capture_release(cap);
+	/* read: what it kept is memory the recording can use; a run not
+	 * queued yet keeps its output, for its queue entry if the store is
+	 * busy */
+	if (!q || q->origin)
+		callus_capture_release(cap);
+	else
+		callus_capture_keep_raw(cap);
 	if (rc < 0)
 		goto out;
 	opts.framework = callus_failure_framework(&f);
@@ -801,11 +807,13 @@ out:
 		callus_metrics_clear(m);
 	} else if (rc == CALLUS_EBUSY && q) {
 		/* queued before: a drainer records it, nothing is dropped (said
-		 * by its own hook only, as a fix queued) */
-		if (q->at_ns <= 0)
+		 * by its own hook only, as a fix queued); a run not queued yet
+		 * is its caller's to queue and tell */
+		if (q->at_ns <= 0 && q->origin)
 			cli_error("lesson queued: the store is busy with other recordings; it is "
 				  "recorded in the background");
-		log_error(ws, "record_queued", callus_error_message(&err), NULL);
+		if (q->origin)
+			log_error(ws, "record_queued", callus_error_message(&err), NULL);
 		callus_metrics_clear(m);
 	} else if (rc < 0) {
 		const char *reason = failsafe_reason(err.code ? err.code : rc);
@@ -824,6 +832,44 @@ out:
 	cli_learn_release(&lc);
 	free(dir);
 	return rc;
+}
+
+int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const char *command,
+		  int code, const callus_capture *cap, const char *session,
+		  const cli_spool_kept *kept, long long newest, callus_metrics *m, int quiet)
+{
+	static const char *const recorded[] = { "true" };
+	const char *const reason[] = { failsafe_reason(CALLUS_EBUSY) };
+	const char *const extra[] = { "reason", reason[0], "tool", det->tool ? det->tool : "",
+				      NULL };
+
+	if (cli_spool_queue_run(ws, command, code, cap, session, det->tool, kept, newest) == 0) {
+		if (!quiet)
+			cli_error(code ? "lesson queued: the store is busy with other work; it is "
+					 "recorded in the background"
+				       : "fix queued: the store is busy, or a failure of this check "
+					 "is queued before it; it is learnt in the background");
+		cli_log_event(ws, "info", code ? "run_queued" : "pass_queued",
+			      code ? "the store was busy: the run is queued for a drainer"
+				   : "the store was busy, or a failure of its check is queued "
+				     "before it: the pass is queued for a drainer",
+			      extra + 2);
+		if (code)
+			callus_metrics_add(m, CALLUS_METRIC_RUN_TOTAL, recorded, 1);
+		return 0;
+	}
+	if (code) {
+		cli_error("lesson not recorded: the store is busy and the queue cannot be written");
+		log_error(ws, "record_failed", "the store is busy and the queue cannot be written",
+			  extra);
+		callus_metrics_add(m, CALLUS_METRIC_FAILSAFE_DROPPED, reason, 1);
+	} else {
+		cli_error("pending errors not updated: the store is busy and the queue cannot be "
+			  "written");
+		log_error(ws, "learn_failed", "the store is busy and the queue cannot be written",
+			  extra);
+	}
+	return -1;
 }
 
 void cli_recorded_release(cli_recorded *r)

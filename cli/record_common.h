@@ -73,6 +73,11 @@ typedef struct cli_queued {
 				 * what it found of the working tree, for
 				 * its entry (cli_spool_leave); NULL */
 } cli_queued;
+/* With origin NULL, a live run not queued yet (`callus run`, which has no
+ * deadline to beat and does not redact a whole output into the queue at
+ * every failure): a busy store is returned as CALLUS_EBUSY without a word,
+ * a failure's capture is kept for the caller, who then queues the run
+ * (cli_spool_queue_run) and says so. */
 
 /* lc learns q's run as of when it ran, when q is one delivered late: 0, or
  * -1 without memory. */
@@ -215,7 +220,9 @@ int cli_store_timeout(const cli_workspace *ws);
  * Returns 0, or <0 after reporting the trouble (the caller carries on
  * regardless).  q is NULL, or the queued failure this is (then a busy
  * store, CALLUS_EBUSY, is reported as queued, not dropped, and one already
- * recorded, CALLUS_EEXIST, is not reported).  m (may be NULL) is written
+ * recorded, CALLUS_EEXIST, is not reported; a q of no origin, a live run
+ * not queued yet, keeps the capture and leaves a busy store to its
+ * caller).  m (may be NULL) is written
  * with the lesson; when recording fails, m is left holding
  * callus.failsafe.dropped_total{reason} instead, for the caller to add to
  * and give to cli_flush_metrics(ws, m, NULL, 1). */
@@ -223,6 +230,20 @@ int cli_record_failure(const cli_workspace *ws, const callus_detection *det, con
 		       int exit_code, callus_capture *cap, const char *intent_id,
 		       callus_metrics *m, int related_max, const cli_queued *q,
 		       cli_recorded *out);
+
+/* A run of `callus run` that cli_record_failure() or cli_record_pass(),
+ * given a q of no origin, returned as CALLUS_EBUSY (the store busy past
+ * its wait), or a pass that must wait behind a failure of its check in the
+ * queue: queued for a drainer (cli_spool_queue_run), with what kept holds
+ * of the working tree (may be NULL); cap the failure's capture, NULL for a
+ * pass.  Said on stderr unless quiet; a failure queued is counted in m
+ * (may be NULL) as a run recorded.  When it cannot be queued, the loss is
+ * said (always) and logged, and a failure's counted in m as a recording
+ * dropped.  0 queued, -1 lost; either way m is the caller's to write to
+ * the metrics' spool (cli_flush_metrics). */
+int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const char *command,
+		  int code, const callus_capture *cap, const char *session,
+		  const cli_spool_kept *kept, long long newest, callus_metrics *m, int quiet);
 
 /* Write the metrics a command has left at its end (callus_record_metrics):
  * through store when the command has it open, else to the store when there

@@ -39,6 +39,31 @@ void callus_capture_release(callus_capture *c)
 	callus_capture_init(c);
 }
 
+void callus_capture_keep_raw(callus_capture *c)
+{
+	size_t len;
+
+	(void)callus_capture_raw(c, &len);
+	if (c->binary || len != c->total_bytes)
+		return;
+	callus_buf_release(&c->partial);
+	callus_buf_release(&c->stripped);
+	callus_buf_release(&c->clean);
+	callus_buf_release(&c->kept);
+	for (size_t i = 0; i < CALLUS_CAPTURE_TAIL; i++) {
+		callus_buf_release(&c->tail[i]);
+		c->tail_lineno[i] = 0;
+	}
+	callus_buf_release(&c->held[0]);
+	callus_buf_release(&c->held[1]);
+	free(c->lines);
+	c->lines = NULL;
+	c->nlines = c->alloc = 0;
+	c->lent = NULL;
+	c->lent_len = 0;
+	c->lent_open = 0;
+}
+
 int callus_ansi_strip_line(callus_buf *out, const char *s, size_t len)
 {
 	size_t start = out->len, i = 0;

@@ -101,6 +101,13 @@ int callus_capture_whole_owned(callus_capture *c, char *data, size_t len);
  * Borrowed from c. */
 const char *callus_capture_raw(const callus_capture *c, size_t *len);
 
+/* A capture read already, kept for its output as printed (a run queued
+ * when the store turns it away): when its raw head holds the whole output
+ * (no NUL in it), all else it holds is released, for the memory that
+ * reads it next; otherwise it is left whole, callus_capture_text() the
+ * queue's.  callus_capture_raw() reads the same after it. */
+void callus_capture_keep_raw(callus_capture *c);
+
 /*
  * The filtered lines in output order (kept lines and the tail merged,
  * without repeats), each terminated by '\n', appended to out.

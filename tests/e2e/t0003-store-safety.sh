@@ -111,7 +111,7 @@ test_expect_success 'a corrupt store: output and status unchanged, logged' '
 	grep -q "record_failed" .callus/log.jsonl
 '
 
-test_expect_success 'a store locked past the timeout: output and status unchanged' '
+test_expect_success 'a store locked past the timeout: output and status unchanged, the run queued' '
 	make_project locked &&
 	cd locked &&
 	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
@@ -124,7 +124,14 @@ test_expect_success 'a store locked past the timeout: output and status unchange
 	test_expect_code 2 "$CALLUS" run -- make -s check >out 2>err &&
 	wait &&
 	test_cmp expect.out out &&
-	grep -q "lesson not recorded" err
+	grep -q "^callus: lesson queued" err &&
+	test "$(grep -c "^callus: " err)" = 1 &&
+	# its drainer records it once the lock is let go
+	for i in $(seq 1 100); do
+		test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = 2 && break
+		sleep 0.2
+	done &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = 2
 '
 
 test_expect_success 'a .callus that is a file: output and status unchanged' '

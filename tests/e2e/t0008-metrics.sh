@@ -103,7 +103,10 @@ test_expect_success 'a command that is not a check leaves the store alone' '
 test_expect_success 'a drop is counted in the spool, then stored by the next recording' '
 	cd shop &&
 	printf "[store]\n\ttimeout_ms = 200\n" >.callus/config
-	# another process holds the write lock for 3 s
+	# another process holds the write lock for 3 s, and the queue a busy
+	# store leaves a run in cannot be written: the run is lost
+	mv .callus/spool .callus/spool.away 2>/dev/null
+	echo "not a folder" >.callus/spool &&
 	{ printf "BEGIN EXCLUSIVE;\nSELECT 1;\n"; sleep 3; printf "COMMIT;\n"; } |
 		sqlite3 .callus/callus.db >/dev/null &
 	sleep 0.5 &&
@@ -112,6 +115,8 @@ test_expect_success 'a drop is counted in the spool, then stored by the next rec
 	grep -q "[^[:space:]]" .callus/metrics.pending &&
 	tail -n 1 .callus/log.jsonl | jq -e ".event == \"record_failed\" and .reason == \"store_locked\" and .tool == \"make\"" &&
 	wait &&
+	rm .callus/spool &&
+	{ test ! -e .callus/spool.away || mv .callus/spool.away .callus/spool; } &&
 	"$CALLUS" metrics >pending.prom &&
 	grep -q "^callus_failsafe_dropped_total{reason=\"store_locked\"} 1$" pending.prom &&
 	grep -q "[^[:space:]]" .callus/metrics.pending &&

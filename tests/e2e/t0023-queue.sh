@@ -1228,6 +1228,82 @@ test_expect_success 'a queued failure is recorded as of when its hook ran, not w
 	test "$at" \< "$after" && test "$seen" \< "$after"
 '
 
+# run_ws DIR: a git workspace DIR, entered, whose `make -s check` prints a
+# GitHub token, then fails as gcc does on f1.c; its store made by one such
+# run, its store's wait [store] timeout_ms = 200, its queue's folder made
+# (hold_queue's lock is in it)
+run_ws() {
+	mkdir "$1" && cd "$1" && git init -q && printf "int 1x;\n" >f1.c &&
+	tok=ghp_$(printf "%036d" 8) &&
+	printf "check:\n\t@echo \"token %s\"; gcc -c f1.c\n" "$tok" >Makefile &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	printf "[store]\n\ttimeout_ms = 200\n" >>.callus/config &&
+	mkdir -p .callus/spool
+}
+
+test_expect_success 'callus run: a failure a busy store turns away is queued, redacted, and recorded when it is free' '
+	run_ws runq &&
+	hold_both &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >../runq.out 2>../runq.err &&
+	grep -q "^token $tok$" ../runq.out &&
+	grep -q "f1.c:1:5: error" ../runq.err &&
+	grep -q "^callus: lesson queued" ../runq.err &&
+	! grep -q "not recorded" ../runq.err &&
+	entry=$(find .callus/spool -name "*.left.json") &&
+	test "$(echo "$entry" | wc -w)" = 1 &&
+	jq -e ".command == \"make -s check\" and .exit_code == 2 and
+	       (.output | test(\"f1.c:1:5: error\"))" "$entry" &&
+	! grep -q "$tok" "$entry" &&
+	tail -n 1 .callus/log.jsonl | jq -e ".event == \"run_queued\" and .tool == \"make\"" &&
+	release_store $lock && release_queue $holder &&
+	drain_all &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = 2 &&
+	# gcc says two things of f1.c: each pending, failed twice
+	"$CALLUS" pending --json >../runq.pending &&
+	test "$(jq -c "[.[].attempts]" ../runq.pending)" = "[2,2]" &&
+	"$CALLUS" metrics >../runq.prom &&
+	grep -q "^callus_run_total{recorded=\"true\"} 2$" ../runq.prom &&
+	! grep -q "dropped_total" ../runq.prom &&
+	! grep -rq "$tok" .callus/callus.db .lessons
+'
+
+test_expect_success 'callus run: a pass whose failure is still queued waits behind it, and fixes it' '
+	run_ws runp &&
+	hold_both &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	# the store free, the queue still held: the pass would be learnt at
+	# once, before the failure it fixes is recorded
+	release_store $lock &&
+	printf "int x;\n" >f1.c &&
+	"$CALLUS" run -- make -s check >../runp.out 2>../runp.err &&
+	grep -q "^token $tok$" ../runp.out &&
+	grep -q "^callus: fix queued" ../runp.err &&
+	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 2 &&
+	release_queue $holder &&
+	drain_all &&
+	none_pending &&
+	test "$(fixed_count)" = 2 &&
+	sqlite3 .callus/callus.db "SELECT code_changes FROM resolutions" >../runp.diff &&
+	grep -q "^+int x;" ../runp.diff
+'
+
+test_expect_success 'callus run: a busy store with a queue that cannot be written loses the failure, and says so' '
+	run_ws rund &&
+	rm -rf .callus/spool && echo "not a folder" >.callus/spool &&
+	{ hold_store & } &&
+	lock=$! &&
+	store_held &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >../rund.out 2>../rund.err &&
+	grep -q "^token $tok$" ../rund.out &&
+	grep -q "^callus: lesson not recorded: the store is busy and the queue cannot be written" ../rund.err &&
+	tail -n 1 .callus/log.jsonl |
+		jq -e ".event == \"record_failed\" and .reason == \"store_locked\" and .tool == \"make\"" &&
+	release_store $lock &&
+	"$CALLUS" metrics >../rund.prom &&
+	grep -q "^callus_failsafe_dropped_total{reason=\"store_locked\"} 1$" ../rund.prom &&
+	grep -q "^callus_run_total{recorded=\"false\"} 1$" ../rund.prom
+'
+
 # the slow helpers no test ended (their hooks were cut while they waited)
 (cd "$TRASH_DIRECTORY/." && mkdir -p helpers-end && cd helpers-end && end_helpers)
 

@@ -568,6 +568,74 @@ static void whole_borrows_its_raw_head(void **state)
 	}
 }
 
+/* A run queued when the store turns it away keeps its capture's output
+ * (callus_capture_keep_raw): a whole one as printed, its lines gone; one
+ * past the head, or with a NUL in it, everything, its kept lines the
+ * queue's. */
+static void keeps_its_raw_output_for_a_queue(void **state)
+{
+	static const char out[] = "\x1b[31merror: x\x1b[0m\nsrc/a.c:1:2: error: y\ndone\n";
+	callus_buf text = CALLUS_BUF_INIT, before = CALLUS_BUF_INIT;
+	callus_capture c;
+	const char *raw;
+	size_t len = 0;
+
+	(void)state;
+	callus_capture_init(&c);
+	callus_capture_feed_stream(&c, 1, out, 9);
+	callus_capture_feed_stream(&c, 1, out + 9, sizeof(out) - 1 - 9);
+	callus_capture_finish(&c);
+	assert_true(c.nlines > 0);
+	callus_capture_keep_raw(&c);
+	raw = callus_capture_raw(&c, &len);
+	assert_int_equal(len, sizeof(out) - 1);
+	assert_memory_equal(raw, out, len);
+	assert_int_equal(c.total_bytes, sizeof(out) - 1);
+	assert_int_equal(c.nlines, 0);
+	assert_int_equal(c.kept.len, 0);
+	assert_int_equal(callus_capture_text(&c, &text), 0);
+	assert_int_equal(text.len, 0);
+	callus_capture_release(&c);
+
+	/* a NUL in it: not text a queue entry can carry whole */
+	callus_capture_init(&c);
+	callus_capture_feed(&c, "error: a\n\0\nerror: b\n", 20);
+	callus_capture_finish(&c);
+	assert_int_equal(callus_capture_text(&c, &before), 0);
+	callus_capture_keep_raw(&c);
+	callus_buf_clear(&text);
+	assert_int_equal(callus_capture_text(&c, &text), 0);
+	assert_int_equal(text.len, before.len);
+	assert_true(text.len > 0);
+	assert_memory_equal(text.ptr, before.ptr, text.len);
+	callus_capture_release(&c);
+
+	/* past the head: its lines stay */
+	{
+		size_t n = CALLUS_CAPTURE_HEAD_MAX + 100;
+		char *big = malloc(n);
+
+		assert_non_null(big);
+		for (size_t i = 0; i < n; i++)
+			big[i] = i % 64 == 63 ? '\n' : 'e';
+		memcpy(big, "error: first\n", 13);
+		callus_capture_init(&c);
+		callus_capture_feed(&c, big, n);
+		callus_capture_finish(&c);
+		callus_buf_clear(&before);
+		assert_int_equal(callus_capture_text(&c, &before), 0);
+		callus_capture_keep_raw(&c);
+		callus_buf_clear(&text);
+		assert_int_equal(callus_capture_text(&c, &text), 0);
+		assert_int_equal(text.len, before.len);
+		assert_true(strstr(text.ptr, "error: first") != NULL);
+		callus_capture_release(&c);
+		free(big);
+	}
+	callus_buf_release(&text);
+	callus_buf_release(&before);
+}
+
 /* A line's rank said the long way, for ranks_as_said: an interesting line
  * is 2 when one of the words that say something failed starts at any of
  * its bytes, in any case. */
@@ -662,6 +730,7 @@ int main(void)
 		cmocka_unit_test(whole_lends_what_chunks_copy),
 		cmocka_unit_test(whole_borrows_its_raw_head),
 		cmocka_unit_test(whole_owns_its_data),
+		cmocka_unit_test(keeps_its_raw_output_for_a_queue),
 		cmocka_unit_test(ranks_as_said),
 		cmocka_unit_test(classification),
 	};
