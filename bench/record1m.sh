@@ -15,10 +15,13 @@
 # binary records into a store of its own, once before it is counted (the
 # second recording of the same failure); snapshots off.
 # With CALLUS_1M_TIME=N, also the hook's CPU time and page faults: the
-# medians of N runs (bench/proctime.c).  With CALLUS_1M_ROUNDS=R as well
+# medians of N runs (bench/proctime.c); with CALLUS_1M_WHAT=run, those of
+# `callus run -q -- make -s fail` instead (make's and cat's included, the
+# same for both binaries).  With CALLUS_1M_ROUNDS=R as well
 # and a base given, then R rounds of the two binaries in turn, each first in
 # every other round, each timed N times in its own workspace:
-# a row a round, CPU ms min / median of each; what compares two binaries
+# a row a round, CPU ms min / median of each (page faults, median); what
+# compares two binaries
 # on a machine whose speed moves from one minute to the next.
 # Usage: bench/record1m.sh [path/to/callus] [path/to/base/callus]
 set -eu
@@ -27,6 +30,8 @@ callus=$(realpath "${1:-$repo/build/callus}")
 base=${2:+$(realpath "$2")}
 runs=${CALLUS_1M_TIME:-0}
 rounds=${CALLUS_1M_ROUNDS:-0}
+what=${CALLUS_1M_WHAT:-hook}
+case $what in hook | run) ;; *) echo "bench/record1m.sh: CALLUS_1M_WHAT is hook or run" >&2; exit 2 ;; esac
 command -v valgrind >/dev/null || { echo "bench: install valgrind" >&2; exit 1; }
 if [ "$rounds" != 0 ] && { [ "$runs" = 0 ] || [ -z "$base" ]; }; then
 	echo "bench/record1m.sh: CALLUS_1M_ROUNDS needs CALLUS_1M_TIME and a base binary" >&2
@@ -64,9 +69,18 @@ if [ "$runs" = 0 ]; then
 	echo "| output | callus | through the hook | through callus run |"
 	echo "|:---|:---|---:|---:|"
 else
-	echo "| output | callus | through the hook | through callus run | hook, CPU ms (median of $runs) | page faults |"
+	echo "| output | callus | through the hook | through callus run | $what, CPU ms (median of $runs) | page faults |"
 	echo "|:---|:---|---:|---:|---:|---:|"
 fi
+# timed BIN: proctime's line for BIN's $what in this workspace
+timed() {
+	if [ "$what" = run ]; then
+		"$work/proctime" "$runs" /dev/null "$1" run -q -- make -s fail
+	else
+		"$work/proctime" "$runs" p.json "$1" hook generic
+	fi
+}
+
 for kind in repeated distinct; do
 	for bin in ${base:+"$base"} "$callus"; do
 		ws=$work/ws$$-$kind-$(printf '%s' "$bin" | cksum | cut -d' ' -f1)
@@ -81,25 +95,25 @@ for kind in repeated distinct; do
 		if [ "$runs" = 0 ]; then
 			echo "| $kind | $bin | $hook | $run |"
 		else
-			t=$("$work/proctime" "$runs" p.json "$bin" hook generic)
+			t=$(timed "$bin")
 			echo "| $kind | $bin | $hook | $run | $(echo "$t" | cut -d' ' -f2) | $(echo "$t" | cut -d' ' -f8) |"
 		fi
 	done
 done
 
-# time old|new: the binary's hook timed in its own workspace, into t_old
-# or t_new (CPU ms min / median)
+# time old|new: the binary's $what timed in its own workspace, into t_old
+# or t_new (CPU ms min / median, and the median's page faults)
 time_one() {
 	if [ "$1" = old ]; then one_bin=$base; else one_bin=$callus; fi
 	cd "$work/ws$$-$kind-$(printf '%s' "$one_bin" | cksum | cut -d' ' -f1)"
-	one_t=$("$work/proctime" "$runs" p.json "$one_bin" hook generic)
-	one_t="$(echo "$one_t" | cut -d' ' -f1) / $(echo "$one_t" | cut -d' ' -f2)"
+	one_t=$(timed "$one_bin")
+	one_t="$(echo "$one_t" | cut -d' ' -f1) / $(echo "$one_t" | cut -d' ' -f2) ($(echo "$one_t" | cut -d' ' -f8) faults)"
 	if [ "$1" = old ]; then t_old=$one_t; else t_new=$one_t; fi
 }
 if [ "$rounds" != 0 ] && [ "$runs" != 0 ] && [ -n "$base" ]; then
 	for kind in repeated distinct; do
 		echo
-		echo "$kind, in turn, CPU ms min / median of $runs:"
+		echo "$kind, in turn, $what, CPU ms min / median of $runs (page faults, median):"
 		echo
 		echo "| round | first | base | callus |"
 		echo "|---:|:---|---:|---:|"
