@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 
 static const char *type, *file, *tool;
-static long limit;
+static long limit = CLI_LIMIT_UNSET;
 static int json;
 
 static const cli_option lessons_options[] = {
@@ -26,7 +26,8 @@ static const cli_option lessons_options[] = {
 	{ CLI_OPT_STRING, 'f', "file", &file, "FILE",
 	  "only lessons about FILE (workspace-relative; primary or affected)" },
 	{ CLI_OPT_STRING, 0, "tool", &tool, "TOOL", "only lessons from TOOL (e.g. eslint)" },
-	{ CLI_OPT_INT, 'n', "limit", &limit, "N", "at most N lessons" },
+	{ CLI_OPT_INT, 'n', "limit", &limit, "N", 
+	  "at most N lessons (0: all; without it 50, or all with --json)" },
 	{ CLI_OPT_FLAG, 0, "json", &json, NULL, "print JSON (an array, or one object for show)" },
 	CLI_END
 };
@@ -180,6 +181,7 @@ int cmd_lessons(int argc, char **argv)
 	callus_lesson_type t;
 	size_t n = 0;
 	cli_workspace ws;
+	long want;
 	int first, rc = 1, opened;
 
 	first = cli_parse(argc, argv, &cmd_lessons_spec);
@@ -196,10 +198,8 @@ int cmd_lessons(int argc, char **argv)
 			cli_error("unknown subcommand '%s'; see 'callus help lessons'", argv[first]);
 		return 2;
 	}
-	if (limit < 0 || limit > 1000000) {
-		cli_error("--limit must be between 0 and 1000000");
+	if ((want = cli_list_limit(limit, json)) < 0)
 		return 2;
-	}
 	if (cli_workspace_setup(&ws, NULL, 0) < 0)
 		return 1;
 	if ((opened = cli_open_store(&store, &ws, 0)) < 0)
@@ -222,7 +222,7 @@ int cmd_lessons(int argc, char **argv)
 	filter.type = type;
 	filter.file = file;
 	filter.tool = tool;
-	filter.limit = limit > 0 ? (int)limit : 0;
+	filter.limit = (int)want;
 	if (callus_store_list_lessons(store, &filter, &ls, &n, &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		goto out;
@@ -231,7 +231,7 @@ int cmd_lessons(int argc, char **argv)
 		rc = cli_print_json_items(ls, sizeof(*ls), n, lesson_item, NULL);
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, shown = cli_list_shown(limit, json, n); i < shown; i++) {
 		const callus_lesson *l = &ls[i];
 		const char *sum = l->error_summary ? l->error_summary : "";
 
@@ -239,6 +239,7 @@ int cmd_lessons(int argc, char **argv)
 		       callus_lesson_type_name(l->type), l->tool, l->file && *l->file ? l->file : "-",
 		       (long long)l->occurrences, l->last_seen, cli_first_line_width(sum, 100), sum);
 	}
+	cli_list_more(limit, json, n, "lessons");
 	rc = 0;
 out:
 	callus_lessons_free(ls, n);

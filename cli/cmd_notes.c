@@ -25,14 +25,15 @@
 #include <string.h>
 
 static const char *layer, *rule;
-/* LONG_MIN until given: 'show' refuses a limit it would ignore */
-static long limit = LONG_MIN;
+/* unset until given: 'show' refuses a limit it would ignore */
+static long limit = CLI_LIMIT_UNSET;
 static int json, all;
 
 static const cli_option notes_options[] = {
 	{ CLI_OPT_STRING, 0, "layer", &layer, "L", "only this layer's: session, project, team, org" },
 	{ CLI_OPT_FLAG, 'a', "all", &all, NULL, "also retired notes" },
-	{ CLI_OPT_INT, 'n', "limit", &limit, "N", "at most N notes" },
+	{ CLI_OPT_INT, 'n', "limit", &limit, "N", 
+	  "at most N notes (0: all; without it 50, or all with --json)" },
 	{ CLI_OPT_FLAG, 0, "json", &json, NULL, "print JSON (an array, or one object for show)" },
 	CLI_END
 };
@@ -117,7 +118,8 @@ static json_t *note_item(const void *item, const void *arg)
 static int list(callus_store *s)
 {
 	callus_error err = CALLUS_ERROR_INIT;
-	callus_note_filter f = { .layer = -1, .retired = all, .limit = (int)limit };
+	callus_note_filter f = { .layer = -1, .retired = all,
+				 .limit = (int)cli_list_limit(limit, json) };
 	callus_note *ns = NULL;
 	size_t n = 0;
 	int rc = 0;
@@ -140,7 +142,7 @@ static int list(callus_store *s)
 		rc = cli_print_json_items(ns, sizeof(*ns), n, note_item, NULL);
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, shown = cli_list_shown(limit, json, n); i < shown; i++) {
 		const callus_note *x = &ns[i];
 
 		printf("%s %3.0f%% (%lld/%lld) %-7s %s%s\n", x->id, x->success_rate * 100.0,
@@ -151,6 +153,7 @@ static int list(callus_store *s)
 	}
 	if (!n && !json)
 		printf("no notes yet: a note is made when a check that failed passes again\n");
+	cli_list_more(limit, json, n, "notes");
 out:
 	callus_notes_free(ns, n);
 	callus_error_release(&err);
@@ -279,13 +282,9 @@ int cmd_notes(int argc, char **argv)
 	first = cli_parse(argc, argv, &cmd_notes_spec);
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
-	limited = limit != LONG_MIN;
-	if (!limited)
-		limit = 0;
-	if (limit < 0 || limit > 1000000) {
-		cli_error("--limit must be between 0 and 1000000");
+	limited = limit != CLI_LIMIT_UNSET;
+	if (cli_list_limit(limit, json) < 0)
 		return 2;
-	}
 	if (first < argc && (strcmp(argv[first], "show") || first + 2 != argc)) {
 		cli_error(strcmp(argv[first], "show") ? "unknown argument '%s'; see 'callus help notes'"
 						      : "usage: callus notes show ID",

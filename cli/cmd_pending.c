@@ -18,14 +18,15 @@
 #include <string.h>
 
 static const char *state_arg;
-static long limit;
+static long limit = CLI_LIMIT_UNSET;
 static int json, prune;
 static cli_list files_arg;
 
 static const cli_option pending_options[] = {
 	{ CLI_OPT_STRING, 's', "state", &state_arg, "STATE",
 	  "pending (the default), fixed, permanent or all" },
-	{ CLI_OPT_INT, 'n', "limit", &limit, "N", "at most N errors" },
+	{ CLI_OPT_INT, 'n', "limit", &limit, "N", 
+	  "at most N errors (0: all; without it 50, or all with --json)" },
 	{ CLI_OPT_FLAG, 0, "json", &json, NULL, "print a JSON array" },
 	{ CLI_OPT_FLAG, 0, "prune", &prune, NULL,
 	  "drop pending errors idle longer than [learn] prune_hours (168) first" },
@@ -106,7 +107,7 @@ static int print_list(const callus_pending *ps, size_t n, const char *before)
 {
 	if (json)
 		return cli_print_json_items(ps, sizeof(*ps), n, pending_item, before);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, shown = cli_list_shown(limit, json, n); i < shown; i++) {
 		const callus_pending *p = &ps[i];
 		int w = cli_first_line_width(p->message, 100);
 
@@ -120,6 +121,7 @@ static int print_list(const callus_pending *ps, size_t n, const char *before)
 			printf("  -> resolution #%lld", (long long)p->resolution_id);
 		putchar('\n');
 	}
+	cli_list_more(limit, json, n, "errors");
 	return 0;
 }
 
@@ -147,6 +149,7 @@ int cmd_pending(int argc, char **argv)
 	cli_workspace ws;
 	char *before = NULL;
 	size_t n = 0;
+	long want;
 	int first, rc = 0;
 
 	first = cli_parse(argc, argv, &cmd_pending_spec);
@@ -160,11 +163,9 @@ int cmd_pending(int argc, char **argv)
 		cli_error("unknown state '%s' (pending, fixed, permanent or all)", state_arg);
 		return 2;
 	}
-	if (limit < 0 || limit > 1000000) {
-		cli_error("--limit must be between 0 and 1000000");
+	if ((want = cli_list_limit(limit, json)) < 0)
 		return 2;
-	}
-	f.limit = (int)limit;
+	f.limit = (int)want;
 	if (cli_workspace_setup(&ws, NULL, 0) < 0)
 		return 1;
 	if ((rc = cli_open_store(&store, &ws, 0)) < 0) {

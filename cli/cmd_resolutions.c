@@ -21,13 +21,14 @@
 #include <string.h>
 
 static const char *signature, *note;
-static long limit;
+static long limit = CLI_LIMIT_UNSET;
 static int json;
 
 static const cli_option resolutions_options[] = {
 	{ CLI_OPT_STRING, 0, "signature", &signature, "ID",
 	  "only the resolutions of this error signature (64 hex digits)" },
-	{ CLI_OPT_INT, 'n', "limit", &limit, "N", "at most N resolutions" },
+	{ CLI_OPT_INT, 'n', "limit", &limit, "N", 
+	  "at most N resolutions (0: all; without it 50, or all with --json)" },
 	{ CLI_OPT_FLAG, 0, "json", &json, NULL, "print JSON (an array, or one object for show)" },
 	CLI_END
 };
@@ -95,7 +96,8 @@ static int list(callus_knowledge *k)
 	size_t n = 0;
 	int rc = 0;
 
-	if (callus_knowledge_resolutions(k, signature, (int)limit, &rs, &n, &err) < 0) {
+	if (callus_knowledge_resolutions(k, signature, (int)cli_list_limit(limit, json), &rs, &n,
+				       &err) < 0) {
 		cli_error("%s", callus_error_message(&err));
 		rc = 1;
 		goto out;
@@ -104,7 +106,7 @@ static int list(callus_knowledge *k)
 		rc = cli_print_json_items(rs, sizeof(*rs), n, resolution_item, NULL);
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, shown = cli_list_shown(limit, json, n); i < shown; i++) {
 		const callus_resolution *r = &rs[i];
 
 		printf("#%-4lld %3.0f%% (%lld/%lld)  %s  %s\n      for %s: %.*s\n", (long long)r->id,
@@ -112,6 +114,7 @@ static int list(callus_knowledge *k)
 		       (long long)r->application_count, r->tool, r->description, r->error_type,
 		       cli_first_line_width(r->message, 100), r->message);
 	}
+	cli_list_more(limit, json, n, "resolutions");
 out:
 	callus_resolutions_free(rs, n);
 	callus_error_release(&err);
@@ -178,10 +181,8 @@ int cmd_resolutions(int argc, char **argv)
 	first = cli_parse(argc, argv, &cmd_resolutions_spec);
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
-	if (limit < 0 || limit > 1000000) {
-		cli_error("--limit must be between 0 and 1000000");
+	if (cli_list_limit(limit, json) < 0)
 		return 2;
-	}
 	if (signature && (strlen(signature) != 64 || strspn(signature, "0123456789abcdef") != 64)) {
 		cli_error("--signature wants a signature id: 64 hex digits ('callus pending --json' shows them)");
 		return 2;

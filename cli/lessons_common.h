@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "listing.h"
 #include "callus/lesson.h"
 #include "callus/store.h"
 #include "callus/strlist.h"

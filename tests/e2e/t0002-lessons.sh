@@ -252,6 +252,37 @@ test_expect_success 'lessons filter by type, file and tool, and show one' '
 	test_expect_code 1 "$CALLUS" lessons show 12 2>err && grep -q "no lesson" err
 '
 
+test_expect_success 'a long listing prints its first 50 and says there are more; --json and --limit 0 all' '
+	mkdir long && cd long && git init -q &&
+	for i in $(seq 1 55); do
+		"$CALLUS" record --summary "summary number $i" --file "s$i.c" >/dev/null 2>&1 || return 1
+	done &&
+	"$CALLUS" lessons >out 2>err &&
+	test "$(wc -l <out)" = 100 &&
+	grep -q "^callus: 50 lessons shown, and there are more: --limit N shows N, --limit 0 all" err &&
+	test "$(wc -l <err)" = 1 &&
+	# newest first: the last recorded leads
+	head -n 2 out | grep -q "summary number 55" &&
+	"$CALLUS" lessons --limit 0 >all 2>err && test "$(wc -l <all)" = 110 && test ! -s err &&
+	"$CALLUS" lessons --limit 55 >all 2>err && test "$(wc -l <all)" = 110 && test ! -s err &&
+	"$CALLUS" lessons --limit 7 >some 2>err && test "$(wc -l <some)" = 14 && test ! -s err &&
+	test "$("$CALLUS" lessons --json 2>err | jq length)" = 55 && test ! -s err &&
+	# 55 errors of one failure, each its own
+	out=$(awk "BEGIN { c = \"bcdfghklmnp\"; v = \"aeiou\"; n = 0
+		for (i = 1; i <= 11; i++) for (j = 1; j <= 5; j++) {
+			w = substr(c, i, 1) substr(v, j, 1) substr(c, i, 1)
+			printf \"src/f%d.c:1:5: error: %s %s section failed\n\", ++n, w, w } }") &&
+	jq -n --arg o "$out" --arg cwd "$PWD" "{command: \"make\", exit_code: 2, cwd: \$cwd, output: \$o}" |
+		"$CALLUS" hook generic >/dev/null &&
+	"$CALLUS" pending >out 2>err &&
+	test "$(wc -l <out)" = 50 &&
+	grep -q "^callus: 50 errors shown, and there are more" err &&
+	test "$("$CALLUS" pending --json | jq length)" = 55 &&
+	test "$("$CALLUS" pending -n 0 | wc -l)" = 55 &&
+	test_expect_code 2 "$CALLUS" pending --limit -1 2>err &&
+	grep -q "between 0 and 1000000" err
+'
+
 test_expect_success 'the store is private and versioned' '
 	cd lint &&
 	test "$(stat -c %a .callus/callus.db)" = 600 &&
