@@ -51,8 +51,8 @@ const cli_spec cmd_run_spec = {
 	"without that error), it is fixed and the diff since its failure is kept\n"
 	"as a resolution ('callus help resolutions').  A store busy past [store]\n"
 	"timeout_ms (other recordings, a reindex) queues the run in .callus/spool, as\n"
-	"a hook does, for a drainer in the background; a pass whose failure is still\n"
-	"queued waits there behind it.  If recording fails, callus says so once on\n"
+	"a hook does, for a drainer in the background; a run whose check has a run\n"
+	"still queued waits there behind it.  If recording fails, callus says so once on\n"
 	"stderr and in .callus/log.jsonl; CMD's result is unchanged.",
 	run_options, 1
 };
@@ -175,7 +175,8 @@ int cmd_run(int argc, char **argv)
 	int first, status = 0, exit_status, have_ws = 0, watch = 0, write_errno = 0;
 	int term_signal = 0;
 	unsigned closed = cli_started_closed();
-	struct timespec started;
+	struct timespec started, ended;
+	long long ended_ns;
 	struct watched out = { NULL, '\n' };
 
 	memset(&det, 0, sizeof(det));
@@ -256,6 +257,8 @@ int cmd_run(int argc, char **argv)
 			exit_status = 1;
 	}
 	hold_status(exit_status);
+	clock_gettime(CLOCK_REALTIME, &ended);
+	ended_ns = (long long)ended.tv_sec * 1000000000LL + ended.tv_nsec;
 
 	/* 126/127 from a shell or wrapper: the tool is missing, nothing failed */
 	if (watch && status != 0 && status != 126 && status != 127) {
@@ -264,21 +267,34 @@ int cmd_run(int argc, char **argv)
 		/* not queued first (the output redacted into the queue at
 		 * every failure): queued when the store turns it away */
 		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left };
-		int rc;
+		cli_run_queued rq = { stored ? stored : command, status, &cap, intent_id, &left, 0,
+				      ended_ns, 0 };
+		int rc = CALLUS_EBUSY;
 
-		/* counted as recorded in the lesson's own transaction; when
-		 * that fails, the drop is counted instead, in the spool */
 		callus_metrics_new(&metrics);
-		callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, recorded, 1);
 		callus_capture_finish(&cap);
 		own_line(&out);
-		rc = cli_record_failure(&ws, &det, stored ? stored : command, status, &cap,
-					intent_id, metrics, 0, &q, &rec);
+		/* A run of its command a drainer has yet to record: this one
+		 * after it, or it would reopen the errors this one no longer
+		 * shows; queued with the tree it failed in */
+		if (cli_spool_holds(&ws, rq.command, CLI_SPOOL_ANY_RUN, &rq.newest)) {
+			rq.behind = 1;
+			cli_keep_tree(&ws, &det, &left.snapshot);
+			if (cli_queue_run(&ws, &det, &rq, metrics, quiet) == 0)
+				rc = 1;
+			rq.behind = 0;
+			rq.newest = 0;
+			cli_spool_kept_release(&left);
+		}
+		/* counted as recorded in the lesson's own transaction; when
+		 * that fails, the drop is counted instead, in the spool */
+		if (rc == CALLUS_EBUSY) {
+			callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, recorded, 1);
+			rc = cli_record_failure(&ws, &det, rq.command, status, &cap, intent_id,
+						metrics, 0, &q, &rec);
+		}
 		if (rc == CALLUS_EBUSY)
-			rc = cli_queue_run(&ws, &det, stored ? stored : command, status, &cap,
-					   intent_id, &left, CLI_SPOOL_UNSEEN, metrics, quiet) < 0
-				     ? -1
-				     : 1;
+			rc = cli_queue_run(&ws, &det, &rq, metrics, quiet) < 0 ? -1 : 1;
 		cli_spool_kept_release(&left);
 		if (rc < 0) {
 			callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, dropped, 1);
@@ -311,19 +327,28 @@ int cmd_run(int argc, char **argv)
 
 		cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
 		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left };
-		const char *cmd = stored ? stored : command;
-		long long newest = CLI_SPOOL_UNSEEN;
-		int rc;
+		cli_run_queued rq = { stored ? stored : command, 0, NULL, intent_id, &left, 0,
+				      ended_ns, 0 };
+		int rc = CALLUS_EBUSY;
 
 		callus_metrics_new(&metrics);
 		own_line(&out);
-		/* A failure of this check a drainer has yet to record: this
-		 * pass waits behind it, or it would fix nothing of it */
 		memset(&learnt, 0, sizeof(learnt));
-		if (cli_spool_holds(&ws, cmd, CLI_SPOOL_FAILURE, &newest))
-			rc = CALLUS_EBUSY;
-		else
-			rc = cli_record_pass(&ws, &det, cmd, intent_id,
+		/* A run of this check a drainer has yet to record: this pass
+		 * waits behind it, or it would fix nothing of a failure there
+		 * (and a pass there would take its fix); queued with the tree
+		 * it passed with, or learnt now when it cannot be */
+		if (cli_spool_holds(&ws, rq.command, CLI_SPOOL_ANY_RUN, &rq.newest)) {
+			rq.behind = 1;
+			cli_keep_tree(&ws, &det, &left.snapshot);
+			if (cli_queue_run(&ws, &det, &rq, metrics, quiet) == 0)
+				rc = 1;
+			rq.behind = 0;
+			rq.newest = 0;
+			cli_spool_kept_release(&left);
+		}
+		if (rc == CALLUS_EBUSY)
+			rc = cli_record_pass(&ws, &det, rq.command, intent_id,
 					     (long long)started.tv_sec * 1000000000LL +
 						     started.tv_nsec,
 					     metrics, &learnt, &store, &q);
@@ -341,8 +366,7 @@ int cmd_run(int argc, char **argv)
 			 * make yet (one that found them keeps those) */
 			if (!left.fixes.count)
 				cli_keep_tree(&ws, &det, &left.snapshot);
-			(void)cli_queue_run(&ws, &det, cmd, 0, NULL, intent_id, &left, newest,
-					    metrics, quiet);
+			(void)cli_queue_run(&ws, &det, &rq, metrics, quiet);
 		}
 		cli_spool_kept_release(&left);
 		if (store) {

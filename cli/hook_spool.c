@@ -96,10 +96,10 @@ static long long name_ns(const char *name)
  * that one is named ahead of the clock (it was queued before the clock
  * was set back).  Drained by name, a pass named now would go before the
  * failure it fixes, and that error stay pending. */
-static long long next_name_ns(const cli_workspace *ws, long long newest)
+static long long next_name_ns(const cli_workspace *ws, long long newest, long long at_ns)
 {
 	callus_buf dir = CALLUS_BUF_INIT;
-	long long now = now_ns();
+	long long now = at_ns > 0 ? at_ns : now_ns();
 	struct dirent *d;
 	DIR *dp = NULL;
 
@@ -170,8 +170,9 @@ static int put_output(callus_buf *text, const callus_redactor *r, const char *ou
 }
 
 /* Entries are named NS-PID.json: sorted by name, oldest first. */
-int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
-		      int code, const char *tool, long long newest)
+/* cli_spool_prepare, the entry named as of at_ns (0: now) */
+static int prepare_at(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
+		      int code, const char *tool, long long newest, long long at_ns)
 {
 	callus_buf name = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, left = CALLUS_BUF_INIT;
 	callus_buf cut = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, spare = CALLUS_BUF_INIT;
@@ -216,7 +217,7 @@ int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callu
 	callus_buf_putc(&text, '}');
 	if (callus_buf_status(&text) < 0 || !(out->text = callus_buf_detach(&text)))
 		goto out;
-	callus_buf_printf(&name, "%019lld-%ld", next_name_ns(ws, newest), (long)getpid());
+	callus_buf_printf(&name, "%019lld-%ld", next_name_ns(ws, newest, at_ns), (long)getpid());
 	callus_buf_printf(&path, "%s/" SPOOL_DIR "/%s.json", ws->root, name.ptr);
 	callus_buf_printf(&left, "%s/" SPOOL_DIR "/%s" SPOOL_LEFT, ws->root, name.ptr);
 	callus_buf_printf(&cut, "%s/" SPOOL_DIR "/%s" SPOOL_CUT, ws->root, name.ptr);
@@ -247,6 +248,12 @@ out:
 	callus_buf_release(&owed);
 	callus_buf_release(&spare);
 	return rc;
+}
+
+int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
+		      int code, const char *tool, long long newest)
+{
+	return prepare_at(out, ws, e, code, tool, newest, 0);
 }
 
 int cli_spool_write(cli_spool_entry *e, const cli_workspace *ws)
@@ -936,7 +943,7 @@ out:
 
 int cli_spool_queue_run(const cli_workspace *ws, const char *command, int code,
 			const callus_capture *cap, const char *session, const char *tool,
-			const cli_spool_kept *kept, long long newest)
+			const cli_spool_kept *kept, long long newest, long long ended_ns)
 {
 	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 	cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
@@ -958,7 +965,7 @@ int cli_spool_queue_run(const cli_workspace *ws, const char *command, int code,
 	e.output = out.ptr;
 	e.output_len = strlen(out.ptr);
 	e.session_id = (char *)session;
-	if (cli_spool_prepare(&ent, ws, &e, code, tool, newest) < 0 ||
+	if (prepare_at(&ent, ws, &e, code, tool, newest, ended_ns) < 0 ||
 	    cli_spool_write(&ent, ws) < 0)
 		goto out;
 	/* not left (its rename failed): the entry of a process gone once this

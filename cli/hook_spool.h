@@ -185,16 +185,19 @@ int cli_spool_holds(const cli_workspace *ws, const char *command, cli_spool_run_
  * NULL).  An entry that cannot be read is not one: a drainer drops it. */
 int cli_spool_failures(const cli_workspace *ws, callus_run_seen **out, size_t *n);
 
-/* A run `callus run` could not record (the store busy past its wait),
- * queued as a hook's is, its output redacted into the entry, then left to
- * a drainer at once with what kept holds (may be NULL) and a drainer
- * started.  cap: the failure's finished capture (its output as printed
- * when the capture holds it whole, else the lines it kept), NULL for a
- * pass; session and tool may be NULL; newest as cli_spool_prepare's.  0,
- * or -1 when no entry could be written (nothing is queued). */
+/* A run `callus run` could not record (the store busy past its wait, or a
+ * run of its command queued before it), queued as a hook's is, its output
+ * redacted into the entry, then left to a drainer at once with what kept
+ * holds (may be NULL) and a drainer started.  cap: the failure's finished
+ * capture (its output as printed when the capture holds it whole, else the
+ * lines it kept), NULL for a pass; session and tool may be NULL.  Named
+ * as of ended_ns, when the command ended (CLOCK_REALTIME; 0: now), not of
+ * the wait for the store after it: a hook's pass queued meanwhile drains
+ * after it.  newest: as cli_spool_prepare's, 0 for none to follow.  0, or
+ * -1 when no entry could be written (nothing is queued). */
 int cli_spool_queue_run(const cli_workspace *ws, const char *command, int code,
 			const callus_capture *cap, const char *session, const char *tool,
-			const cli_spool_kept *kept, long long newest);
+			const cli_spool_kept *kept, long long newest, long long ended_ns);
 
 /* Start `callus hook --drain generic` detached in the workspace. */
 void cli_spool_drain_later(const cli_workspace *ws);

@@ -834,31 +834,34 @@ out:
 	return rc;
 }
 
-int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const char *command,
-		  int code, const callus_capture *cap, const char *session,
-		  const cli_spool_kept *kept, long long newest, callus_metrics *m, int quiet)
+int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const cli_run_queued *r,
+		  callus_metrics *m, int quiet)
 {
 	static const char *const recorded[] = { "true" };
 	const char *const reason[] = { failsafe_reason(CALLUS_EBUSY) };
 	const char *const extra[] = { "reason", reason[0], "tool", det->tool ? det->tool : "",
 				      NULL };
 
-	if (cli_spool_queue_run(ws, command, code, cap, session, det->tool, kept, newest) == 0) {
+	if (cli_spool_queue_run(ws, r->command, r->code, r->cap, r->session, det->tool, r->kept,
+				r->newest, r->ended_ns) == 0) {
 		if (!quiet)
-			cli_error(code ? "lesson queued: the store is busy with other work; it is "
-					 "recorded in the background"
-				       : "fix queued: the store is busy, or a failure of this check "
-					 "is queued before it; it is learnt in the background");
-		cli_log_event(ws, "info", code ? "run_queued" : "pass_queued",
-			      code ? "the store was busy: the run is queued for a drainer"
-				   : "the store was busy, or a failure of its check is queued "
-				     "before it: the pass is queued for a drainer",
+			cli_error("%s queued: %s; it is %s in the background",
+				  r->code ? "lesson" : "fix",
+				  r->behind ? "a run of this check is queued before it"
+					    : "the store is busy with other work",
+				  r->code ? "recorded" : "learnt");
+		cli_log_event(ws, "info", r->code ? "run_queued" : "pass_queued",
+			      r->behind ? "a run of its check is queued before it: the run is "
+					  "queued for a drainer"
+					: "the store was busy: the run is queued for a drainer",
 			      extra + 2);
-		if (code)
+		if (r->code)
 			callus_metrics_add(m, CALLUS_METRIC_RUN_TOTAL, recorded, 1);
 		return 0;
 	}
-	if (code) {
+	if (r->behind)
+		return -1;
+	if (r->code) {
 		cli_error("lesson not recorded: the store is busy and the queue cannot be written");
 		log_error(ws, "record_failed", "the store is busy and the queue cannot be written",
 			  extra);

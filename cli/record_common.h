@@ -231,19 +231,32 @@ int cli_record_failure(const cli_workspace *ws, const callus_detection *det, con
 		       callus_metrics *m, int related_max, const cli_queued *q,
 		       cli_recorded *out);
 
-/* A run of `callus run` that cli_record_failure() or cli_record_pass(),
- * given a q of no origin, returned as CALLUS_EBUSY (the store busy past
- * its wait), or a pass that must wait behind a failure of its check in the
- * queue: queued for a drainer (cli_spool_queue_run), with what kept holds
- * of the working tree (may be NULL); cap the failure's capture, NULL for a
- * pass.  Said on stderr unless quiet; a failure queued is counted in m
- * (may be NULL) as a run recorded.  When it cannot be queued, the loss is
- * said (always) and logged, and a failure's counted in m as a recording
- * dropped.  0 queued, -1 lost; either way m is the caller's to write to
- * the metrics' spool (cli_flush_metrics). */
-int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const char *command,
-		  int code, const callus_capture *cap, const char *session,
-		  const cli_spool_kept *kept, long long newest, callus_metrics *m, int quiet);
+/* A run of `callus run` to queue for a drainer (cli_spool_queue_run). */
+typedef struct cli_run_queued {
+	const char *command;        /* as stored: redacted */
+	int code;                   /* its status; 0: a pass */
+	const callus_capture *cap;  /* a failure's capture; NULL for a pass */
+	const char *session;        /* may be NULL */
+	const cli_spool_kept *kept; /* what it found of the working tree (a
+				     * failure's snapshot, a pass's fixes or
+				     * tree); may be NULL */
+	long long newest;           /* as cli_spool_prepare's; 0: none to follow */
+	long long ended_ns;         /* when the command ended; 0: now */
+	int behind;                 /* queued behind a run of its command, the
+				     * store not tried; else turned away by a
+				     * busy store (CALLUS_EBUSY from
+				     * cli_record_failure or cli_record_pass,
+				     * given a q of no origin) */
+} cli_run_queued;
+
+/* Queue r for a drainer.  Said on stderr unless quiet; a failure queued is
+ * counted in m (may be NULL) as a run recorded.  When it cannot be queued:
+ * one behind is the caller's to record now (nothing said or counted);
+ * one the store turned away is lost, said (always) and logged, a
+ * failure's counted in m as a recording dropped.  0 queued, -1 not; m is
+ * the caller's to write to the metrics' spool (cli_flush_metrics). */
+int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const cli_run_queued *r,
+		  callus_metrics *m, int quiet);
 
 /* Write the metrics a command has left at its end (callus_record_metrics):
  * through store when the command has it open, else to the store when there

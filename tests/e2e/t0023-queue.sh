@@ -1287,6 +1287,53 @@ test_expect_success 'callus run: a pass whose failure is still queued waits behi
 	grep -q "^+int x;" ../runp.diff
 '
 
+test_expect_success 'callus run: a failure while a run of its check is queued goes behind it: the error gone since is fixed' '
+	run_ws runb &&
+	printf "int ok2;\n" >f2.c &&
+	printf "check:\n\t@gcc -c f1.c f2.c\n" >Makefile &&
+	hold_both &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	# the store free, the queue still held: recorded at once, this run
+	# would come before the one it follows
+	release_store $lock &&
+	printf "int x;\n" >f1.c && printf "int f(void) { return nowhere; }\n" >f2.c &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>../runb.err &&
+	grep -q "^callus: lesson queued: a run of this check is queued before it" ../runb.err &&
+	test "$(find .callus/spool -name "*.left.json" | wc -l)" = 2 &&
+	release_queue $holder &&
+	drain_all &&
+	none_pending f1.c &&
+	! none_pending f2.c
+'
+
+test_expect_success 'callus run: a failure the busy store kept waiting is queued as of when it ended' '
+	run_ws runt &&
+	printf "[store]\n\ttimeout_ms = 6000\n" >.callus/config &&
+	printf "check:\n\t@gcc -c f1.c || { touch ../runt.ended; exit 1; }\n" >Makefile &&
+	rm -f ../runt.ended &&
+	{ hold_store & } &&
+	lock=$! &&
+	store_held &&
+	{ "$CALLUS" run -- make -s check >/dev/null 2>../runt.err & } &&
+	runner=$! &&
+	for _ in $(seq 1 200); do test -e ../runt.ended && break; sleep 0.05; done &&
+	test -e ../runt.ended &&
+	# fixed while the run waits for the store, and passed through a
+	# hook, which queues its pass after its own 2 s wait
+	printf "int x;\n" >f1.c &&
+	jq -n --arg cwd "$PWD" "{command: \"make -s check\", exit_code: 0, cwd: \$cwd, output: \"\"}" |
+		"$CALLUS" hook generic >/dev/null 2>../runt.hook &&
+	grep -q "fix queued" ../runt.hook &&
+	test_expect_code 2 wait $runner &&
+	grep -q "^callus: lesson queued" ../runt.err &&
+	first=$(find .callus/spool -name "*.left.json" | sort | head -n 1) &&
+	test "$(jq .exit_code "$first")" = 2 &&
+	release_store $lock &&
+	drain_all &&
+	none_pending f1.c &&
+	test "$(fixed_count)" = 2
+'
+
 test_expect_success 'callus run: a busy store with a queue that cannot be written loses the failure, and says so' '
 	run_ws rund &&
 	rm -rf .callus/spool && echo "not a folder" >.callus/spool &&
