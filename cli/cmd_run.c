@@ -162,6 +162,28 @@ static void drain_later(const cli_workspace *ws)
 		cli_spool_drain_later(ws);
 }
 
+/* A run of its command a drainer has yet to record: this one goes behind
+ * it, with the tree it ran in (a pass would fix nothing of a failure there,
+ * and take a pass's fix; a failure recorded first would have that run,
+ * drained after it, reopen the errors it no longer shows).  1 queued; 0
+ * none queued, or its entry could not be written: it is recorded now.
+ * rq is left for a queue of the busy store's (named as of its end). */
+static int queue_behind(const cli_workspace *ws, const callus_detection *det,
+			cli_run_queued *rq, cli_spool_kept *left, callus_metrics *m)
+{
+	int queued = 0;
+
+	if (cli_spool_holds(ws, rq->command, CLI_SPOOL_ANY_RUN, &rq->newest)) {
+		rq->behind = 1;
+		cli_keep_tree(ws, det, &left->snapshot);
+		queued = cli_queue_run(ws, det, rq, m, quiet) == 0;
+		rq->behind = 0;
+		cli_spool_kept_release(left);
+	}
+	rq->newest = 0;
+	return queued;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	callus_runner_opts ropts = CALLUS_RUNNER_OPTS_INIT;
@@ -274,18 +296,8 @@ int cmd_run(int argc, char **argv)
 		callus_metrics_new(&metrics);
 		callus_capture_finish(&cap);
 		own_line(&out);
-		/* A run of its command a drainer has yet to record: this one
-		 * after it, or it would reopen the errors this one no longer
-		 * shows; queued with the tree it failed in */
-		if (cli_spool_holds(&ws, rq.command, CLI_SPOOL_ANY_RUN, &rq.newest)) {
-			rq.behind = 1;
-			cli_keep_tree(&ws, &det, &left.snapshot);
-			if (cli_queue_run(&ws, &det, &rq, metrics, quiet) == 0)
-				rc = 1;
-			rq.behind = 0;
-			rq.newest = 0;
-			cli_spool_kept_release(&left);
-		}
+		if (queue_behind(&ws, &det, &rq, &left, metrics))
+			rc = 1;
 		/* counted as recorded in the lesson's own transaction; when
 		 * that fails, the drop is counted instead, in the spool */
 		if (rc == CALLUS_EBUSY) {
@@ -334,19 +346,8 @@ int cmd_run(int argc, char **argv)
 		callus_metrics_new(&metrics);
 		own_line(&out);
 		memset(&learnt, 0, sizeof(learnt));
-		/* A run of this check a drainer has yet to record: this pass
-		 * waits behind it, or it would fix nothing of a failure there
-		 * (and a pass there would take its fix); queued with the tree
-		 * it passed with, or learnt now when it cannot be */
-		if (cli_spool_holds(&ws, rq.command, CLI_SPOOL_ANY_RUN, &rq.newest)) {
-			rq.behind = 1;
-			cli_keep_tree(&ws, &det, &left.snapshot);
-			if (cli_queue_run(&ws, &det, &rq, metrics, quiet) == 0)
-				rc = 1;
-			rq.behind = 0;
-			rq.newest = 0;
-			cli_spool_kept_release(&left);
-		}
+		if (queue_behind(&ws, &det, &rq, &left, metrics))
+			rc = 1;
 		if (rc == CALLUS_EBUSY)
 			rc = cli_record_pass(&ws, &det, rq.command, intent_id,
 					     (long long)started.tv_sec * 1000000000LL +
