@@ -167,7 +167,7 @@ static void drain_later(const cli_workspace *ws)
  * and take a pass's fix; a failure recorded first would have that run,
  * drained after it, reopen the errors it no longer shows).  1 queued; 0
  * none queued, or its entry could not be written: it is recorded now.
- * rq is left for a queue of the busy store's (named as of its end). */
+ * rq is left for a queue of the busy store's. */
 static int queue_behind(const cli_workspace *ws, const callus_detection *det,
 			cli_run_queued *rq, cli_spool_kept *left, callus_metrics *m)
 {
@@ -175,12 +175,18 @@ static int queue_behind(const cli_workspace *ws, const callus_detection *det,
 
 	if (cli_spool_holds(ws, rq->command, CLI_SPOOL_ANY_RUN, &rq->newest)) {
 		rq->behind = 1;
-		cli_keep_tree(ws, det, &left->snapshot);
+		if (rq->cap)
+			cli_keep_failure_tree(ws, det, rq->command, rq->code, rq->cap,
+					      &left->snapshot);
+		else
+			cli_keep_tree(ws, det, &left->snapshot);
 		queued = cli_queue_run(ws, det, rq, m, quiet) == 0;
 		rq->behind = 0;
 		cli_spool_kept_release(left);
 	}
-	rq->newest = 0;
+	/* for a busy store's queue: named as of its end, past an entry only
+	 * when that one is named ahead of the clock (hook_spool.h) */
+	rq->newest = CLI_SPOOL_UNSEEN;
 	return queued;
 }
 
@@ -289,8 +295,8 @@ int cmd_run(int argc, char **argv)
 		/* not queued first (the output redacted into the queue at
 		 * every failure): queued when the store turns it away */
 		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left };
-		cli_run_queued rq = { stored ? stored : command, status, &cap, intent_id, &left, 0,
-				      ended_ns, 0 };
+		cli_run_queued rq = { stored ? stored : command, status, &cap, intent_id, &left,
+				      CLI_SPOOL_UNSEEN, ended_ns, 0 };
 		int rc = CALLUS_EBUSY;
 
 		callus_metrics_new(&metrics);
@@ -339,8 +345,8 @@ int cmd_run(int argc, char **argv)
 
 		cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
 		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left };
-		cli_run_queued rq = { stored ? stored : command, 0, NULL, intent_id, &left, 0,
-				      ended_ns, 0 };
+		cli_run_queued rq = { stored ? stored : command, 0, NULL, intent_id, &left,
+				      CLI_SPOOL_UNSEEN, ended_ns, 0 };
 		int rc = CALLUS_EBUSY;
 
 		callus_metrics_new(&metrics);

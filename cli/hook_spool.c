@@ -99,11 +99,12 @@ static long long name_ns(const char *name)
 static long long next_name_ns(const cli_workspace *ws, long long newest, long long at_ns)
 {
 	callus_buf dir = CALLUS_BUF_INIT;
-	long long now = at_ns > 0 ? at_ns : now_ns();
+	long long clock = now_ns(), now = at_ns > 0 ? at_ns : clock;
+	int read = newest == CLI_SPOOL_UNSEEN;
 	struct dirent *d;
 	DIR *dp = NULL;
 
-	if (newest != CLI_SPOOL_UNSEEN)
+	if (!read)
 		goto out;
 	newest = 0;
 	if (callus_buf_printf(&dir, "%s/" SPOOL_DIR, ws->root) < 0 ||
@@ -119,6 +120,11 @@ out:
 	if (dp)
 		closedir(dp);
 	callus_buf_release(&dir);
+	/* named as of a past end, a run is not put after the entries named
+	 * since (they ran after it), only after one named ahead of the clock
+	 * (the clock set back since) */
+	if (read && at_ns > 0 && newest < clock)
+		return now;
 	return newest >= now && newest < LLONG_MAX ? newest + 1 : now;
 }
 

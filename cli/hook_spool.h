@@ -193,8 +193,11 @@ int cli_spool_failures(const cli_workspace *ws, callus_run_seen **out, size_t *n
  * lines it kept), NULL for a pass; session and tool may be NULL.  Named
  * as of ended_ns, when the command ended (CLOCK_REALTIME; 0: now), not of
  * the wait for the store after it: a hook's pass queued meanwhile drains
- * after it.  newest: as cli_spool_prepare's, 0 for none to follow.  0, or
- * -1 when no entry could be written (nothing is queued). */
+ * after it (a later failure drained meanwhile is before it, and the two
+ * failures are learnt in that order).  newest: the newest name of a run
+ * it follows (cli_spool_holds), or CLI_SPOOL_UNSEEN: the queue is read,
+ * and the entry goes after one only when that one is named ahead of the
+ * clock.  0, or -1 when no entry could be written (nothing is queued). */
 int cli_spool_queue_run(const cli_workspace *ws, const char *command, int code,
 			const callus_capture *cap, const char *session, const char *tool,
 			const cli_spool_kept *kept, long long newest, long long ended_ns);

@@ -167,6 +167,29 @@ void cli_keep_tree(const cli_workspace *ws, const callus_detection *det, callus_
 	cli_learn_release(&lc);
 }
 
+void cli_keep_failure_tree(const cli_workspace *ws, const callus_detection *det,
+			   const char *command, int code, const callus_capture *cap,
+			   callus_snapshot *out)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	char *dir = cli_check_dir(ws, det->dir);
+	callus_pathctx pc = { ws->root, ws->root_real, dir ? dir : ws->cwd_rel, NULL };
+	callus_check chk = { command, code, det->verification, det->tool, det->category };
+	callus_failure f;
+	cli_learn lc;
+
+	memset(&f, 0, sizeof(f));
+	cli_learn_init(&lc, ws, det, pc.cwd_rel);
+	if (!out->tree && !lc.opts.no_snapshot &&
+	    callus_failure_build(&f, &chk, cap, &pc, &err) == 0 &&
+	    callus_snapshot_take(out, ws->root, &f.files, &lc.snapshot, &err) < 0)
+		callus_snapshot_release(out);
+	callus_failure_release(&f);
+	callus_error_release(&err);
+	cli_learn_release(&lc);
+	free(dir);
+}
+
 int cli_learn_queued(cli_learn *lc, const cli_queued *q)
 {
 	if (!q || q->at_ns <= 0)

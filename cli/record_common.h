@@ -118,6 +118,16 @@ int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const 
  * empty and the drainer diffs to the tree it finds, as before. */
 void cli_keep_tree(const cli_workspace *ws, const callus_detection *det, callus_snapshot *out);
 
+/* The same for a failure queued before it is recorded (`callus run`
+ * behind a queued run of its command): the working tree it failed in,
+ * which its drainer takes for the errors' snapshot.  Without git, the
+ * files its errors name are copied (as a recording's own snapshot does,
+ * learn.h), read from cap, its finished capture, as command (its status
+ * code) prints them. */
+void cli_keep_failure_tree(const cli_workspace *ws, const callus_detection *det,
+			   const char *command, int code, const callus_capture *cap,
+			   callus_snapshot *out);
+
 /* Whether a pass of det's check has anything to learn, as far as the list
  * of checks beside the store tells (checkindex.h) without opening it: 0
  * when cli_record_pass() would leave the store closed. */
@@ -240,7 +250,7 @@ typedef struct cli_run_queued {
 	const cli_spool_kept *kept; /* what it found of the working tree (a
 				     * failure's snapshot, a pass's fixes or
 				     * tree); may be NULL */
-	long long newest;           /* as cli_spool_prepare's; 0: none to follow */
+	long long newest;           /* as cli_spool_queue_run's */
 	long long ended_ns;         /* when the command ended; 0: now */
 	int behind;                 /* queued behind a run of its command, the
 				     * store not tried; else turned away by a

@@ -1306,6 +1306,29 @@ test_expect_success 'callus run: a failure while a run of its check is queued go
 	! none_pending f2.c
 '
 
+test_expect_success 'callus run: without git, a failure queued behind a run keeps its files: its fix, made before the drain, is learnt' '
+	mkdir rung && cd rung && mkdir .callus && printf "int 1x;\n" >f1.c &&
+	printf "int ok2;\n" >f2.c && printf "check:\n\t@gcc -c f1.c f2.c\n" >Makefile &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	printf "[store]\n\ttimeout_ms = 200\n" >>.callus/config && mkdir -p .callus/spool &&
+	hold_both &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	release_store $lock &&
+	printf "int f(void) { return nowhere; }\n" >f2.c &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>../rung.err &&
+	grep -q "^callus: lesson queued: a run of this check is queued before it" ../rung.err &&
+	entry=$(find .callus/spool -name "*.left.json" | sort | tail -n 1) &&
+	jq -e ".snapshot | startswith(\"files \")" "$entry" &&
+	# both fixed before the drainer takes the two
+	printf "int ok2;\n" >f2.c && printf "int x;\n" >f1.c &&
+	release_queue $holder &&
+	drain_all &&
+	"$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	none_pending &&
+	"$CALLUS" resolutions --json >../rung.res &&
+	jq -e "map(.files | index(\"f2.c\")) | any" ../rung.res
+'
+
 test_expect_success 'callus run: a failure the busy store kept waiting is queued as of when it ended' '
 	run_ws runt &&
 	printf "[store]\n\ttimeout_ms = 6000\n" >.callus/config &&
@@ -1332,6 +1355,21 @@ test_expect_success 'callus run: a failure the busy store kept waiting is queued
 	drain_all &&
 	none_pending f1.c &&
 	test "$(fixed_count)" = 2
+'
+
+test_expect_success 'callus run: a failure the busy store queued goes after an entry named ahead of the clock' '
+	run_ws runk &&
+	# queued by a hook before the clock was set back a minute
+	payload_for "$PWD" other.c >".callus/spool/$(( $(date +%s%N) + 60000000000 ))-15.left.json" &&
+	{ hold_store & } &&
+	lock=$! &&
+	store_held &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>../runk.err &&
+	grep -q "^callus: lesson queued: the store is busy" ../runk.err &&
+	last=$(find .callus/spool -name "*.left.json" | sort | tail -n 1) &&
+	test "$(jq -r .command "$last")" = "make -s check" &&
+	release_store $lock &&
+	drain_all
 '
 
 test_expect_success 'callus run: a busy store with a queue that cannot be written loses the failure, and says so' '
