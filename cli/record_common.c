@@ -857,6 +857,8 @@ out:
 	return rc;
 }
 
+#define LOCKED_UNQUEUED "the store is locked by another writer, and the queue cannot be written"
+
 int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const cli_run_queued *r,
 		  callus_metrics *m, int quiet)
 {
@@ -885,15 +887,12 @@ int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const cl
 	if (r->behind)
 		return -1;
 	if (r->code) {
-		cli_error("lesson not recorded: the store is busy and the queue cannot be written");
-		log_error(ws, "record_failed", "the store is busy and the queue cannot be written",
-			  extra);
+		cli_error("lesson not recorded: %s", LOCKED_UNQUEUED);
+		log_error(ws, "record_failed", LOCKED_UNQUEUED, extra);
 		callus_metrics_add(m, CALLUS_METRIC_FAILSAFE_DROPPED, reason, 1);
 	} else {
-		cli_error("pending errors not updated: the store is busy and the queue cannot be "
-			  "written");
-		log_error(ws, "learn_failed", "the store is busy and the queue cannot be written",
-			  extra);
+		cli_error("pending errors not updated: %s", LOCKED_UNQUEUED);
+		log_error(ws, "learn_failed", LOCKED_UNQUEUED, extra);
 	}
 	return -1;
 }

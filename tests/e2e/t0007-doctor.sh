@@ -274,11 +274,14 @@ test_expect_success 'logged errors and waiting metrics are notes, with the last 
 	make_project logged && cd logged &&
 	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
 	printf "[store]\n\ttimeout_ms = 100\n" >.callus/config
+	# the store locked, and no queue to leave the run in: lost, logged
+	rm -rf .callus/spool && echo "not a folder" >.callus/spool &&
 	{ printf "BEGIN EXCLUSIVE;\nSELECT 1;\n"; sleep 2; printf "COMMIT;\n"; } |
 		sqlite3 .callus/callus.db >/dev/null &
 	sleep 0.5 &&
 	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
 	wait &&
+	rm .callus/spool &&
 	"$CALLUS" doctor >out &&
 	grep -q "^note     log        .callus/log.jsonl (.*): 1 error, the last at .*: record_failed: .*locked" out &&
 	grep -q "^note     metrics    .callus/metrics.pending holds metrics" out &&

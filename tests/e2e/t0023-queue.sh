@@ -1380,7 +1380,7 @@ test_expect_success 'callus run: a busy store with a queue that cannot be writte
 	store_held &&
 	test_expect_code 2 "$CALLUS" run -- make -s check >../rund.out 2>../rund.err &&
 	grep -q "^token $tok$" ../rund.out &&
-	grep -q "^callus: lesson not recorded: the store is busy and the queue cannot be written" ../rund.err &&
+	grep -q "^callus: lesson not recorded: the store is locked by another writer, and the queue cannot be written" ../rund.err &&
 	tail -n 1 .callus/log.jsonl |
 		jq -e ".event == \"record_failed\" and .reason == \"store_locked\" and .tool == \"make\"" &&
 	release_store $lock &&
