@@ -320,7 +320,7 @@ static void notes_bloat(struct doctor *d, callus_store *store)
 		       t.notes[i] == 1 ? "" : "s", max,
 		       callus_layer_name((callus_layer)i),
 		       i >= CALLUS_LAYER_TEAM ? "a maintainer retires them in the layer's store"
-					      : "'callus note retire ID'");
+					      : "'callus note retire ID...'");
 		if (callus_notes_list(store, &f, &ns, &n, NULL) == 0)
 			for (size_t k = 0; k < n && k < DOCTOR_SUGGESTIONS; k++) {
 				const callus_note *x = &ns[n - 1 - k];

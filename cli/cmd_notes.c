@@ -2,7 +2,7 @@
  * callus notes [--layer L] [--all] [--limit N] [--json]
  * callus notes show ID [--json]
  * callus note ID --rule TEXT
- * callus note retire ID
+ * callus note retire ID...
  *
  * Hindsight notes (notes.h): one per error a fix was proven for, each a
  * Markdown file in .callus/notes/ meant to be committed.
@@ -66,13 +66,15 @@ static const cli_option note_options[] = {
 
 const cli_spec cmd_note_spec = {
 	"callus note ID --rule TEXT\n"
-	"callus note retire ID [--layer team|org [--why TEXT]]",
+	"callus note retire ID... [--layer team|org [--why TEXT]]",
 	"Give a note its rule in words, or retire it.",
 	"--rule sets the one line that heads the note from then on, and the\n"
 	"corrective_rule of the lessons of its errors (\"format specifiers must match\n"
 	"the argument type: %d for int, %ld for long\").  The agent that made a fix is\n"
 	"told it can.  'retire' removes a note that no longer helps: it is not shown\n"
-	"again, its file is removed, and the same error fixed again makes no new one.\n"
+	"again, its file is removed, and the same error fixed again makes no new one;\n"
+	"several at once ('callus doctor' lists a crowded layer's lowest), each on its\n"
+	"own: one that cannot be is said, and the status is then not 0.\n"
 	"With --layer team (or org), a maintainer of that layer retires one of its\n"
 	"approved notes in the layer's store: every workspace drops it from its cache\n"
 	"at its next 'callus sync' (docs/teams.md).",
@@ -325,17 +327,23 @@ int cmd_note(int argc, char **argv)
 	cli_workspace ws;
 	const char *id;
 	char *red = NULL;
-	int first, retire, rc;
+	int first, retire, rc, changed = 0;
 
 	first = cli_parse(argc, argv, &cmd_note_spec);
 	if (first < 0)
 		return first == CLI_PARSE_HELP ? 0 : 2;
 	retire = first < argc && !strcmp(argv[first], "retire");
-	if (first + 1 + retire != argc || (retire && rule) || (!retire && !rule)) {
-		cli_error("usage: callus note ID --rule TEXT, or callus note retire ID");
+	/* several notes retired at once: doctor lists a layer's lowest */
+	if ((retire ? first + 2 > argc : first + 1 != argc) || (retire && rule) ||
+	    (!retire && !rule)) {
+		cli_error("usage: callus note ID --rule TEXT, or callus note retire ID...");
 		return 2;
 	}
 	id = argv[first + retire];
+	if (retire && note_layer && first + 2 != argc) {
+		cli_error("--layer retires one note at a time: callus note retire ID --layer team|org");
+		return 2;
+	}
 	if (why && !note_layer) {
 		/* kept only with a layer's note: said, not dropped */
 		cli_error("--why goes with 'callus note retire ID --layer team|org'");
@@ -374,18 +382,27 @@ int cmd_note(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	rc = retire ? callus_notes_retire(store, ws.root, id, &err)
-		    : callus_notes_set_rule(store, ws.root, id, red, &err);
-	if (rc < 0) {
-		cli_error("%s", callus_error_message(&err));
-		rc = rc == CALLUS_EINVAL ? 2 : 1;
-		goto out;
+	/* each note on its own: one that cannot be is said, the rest go on,
+	 * and the status says the worst */
+	rc = 0;
+	for (int i = first + retire; i < argc && (retire || i == first); i++) {
+		int one = retire ? callus_notes_retire(store, ws.root, argv[i], &err)
+				 : callus_notes_set_rule(store, ws.root, argv[i], red, &err);
+
+		if (one < 0) {
+			cli_error("%s", callus_error_message(&err));
+			callus_error_release(&err);
+			if (rc != 2)
+				rc = one == CALLUS_EINVAL ? 2 : 1;
+			continue;
+		}
+		printf(retire ? "note %s retired\n" : "note %s: rule recorded\n", argv[i]);
+		changed = 1;
 	}
-	if (callus_record_views(store, ws.root, callus_config_get(ws.config, "lessons", "file"),
+	if (changed &&
+	    callus_record_views(store, ws.root, callus_config_get(ws.config, "lessons", "file"),
 				(int)cli_config_long(&ws, "lessons", "max", 20), &err) < 0)
 		cli_error("AGENTS.md not updated: %s", callus_error_message(&err));
-	printf(retire ? "note %s retired\n" : "note %s: rule recorded\n", id);
-	rc = 0;
 out:
 	free(red);
 	callus_error_release(&err);

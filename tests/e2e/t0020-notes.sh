@@ -445,4 +445,18 @@ test_expect_success 'one fix of several errors of one note is said once' '
 	grep -q "passes; the fix of 3 errors is kept in note" ../err
 '
 
+test_expect_success 'callus note retire takes several notes: one it cannot take is said, the rest are retired' '
+	cd c2 &&
+	n=$("$CALLUS" notes --json | jq length) &&
+	test -e .callus/notes/000000000001.md && test -e .callus/notes/000000000002.md &&
+	test_expect_code 1 "$CALLUS" note retire 000000000001 ffffffffffff 000000000002 >out 2>err &&
+	grep -q "^note 000000000001 retired$" out && grep -q "^note 000000000002 retired$" out &&
+	test "$(wc -l <err)" = 1 && grep -q "ffffffffffff" err &&
+	test "$("$CALLUS" notes --json | jq length)" = $((n - 2)) &&
+	test ! -e .callus/notes/000000000001.md && test ! -e .callus/notes/000000000002.md &&
+	test_expect_code 2 "$CALLUS" note retire 000000000003 000000000004 --layer team 2>err &&
+	grep -q "one note at a time" err &&
+	test -e .callus/notes/000000000003.md
+'
+
 test_done
