@@ -954,22 +954,14 @@ int cli_spool_queue_run(const cli_workspace *ws, const char *command, int code,
 	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 	cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
 	callus_buf out = CALLUS_BUF_INIT;
-	size_t len = 0;
-	const char *raw = cap ? callus_capture_raw(cap, &len) : NULL;
 	int rc = -1;
 
-	/* the output whole, as a hook's payload carries it, when the capture
-	 * has it; past its head (or with NULs in it), what the analysis read */
-	if (cap && raw && !cap->binary && cap->total_bytes == len)
-		callus_buf_put(&out, raw, len);
-	else if (cap)
-		(void)callus_capture_text(cap, &out);
-	if (callus_buf_status(&out) < 0)
+	if (cap && callus_capture_output(cap, &out) < 0)
 		goto out;
 	e.command = (char *)command;
 	e.exit_code = code;
 	e.output = out.ptr;
-	e.output_len = strlen(out.ptr);
+	e.output_len = out.len;
 	e.session_id = (char *)session;
 	if (prepare_at(&ent, ws, &e, code, tool, newest, ended_ns) < 0 ||
 	    cli_spool_write(&ent, ws) < 0)

@@ -39,12 +39,28 @@ void callus_capture_release(callus_capture *c)
 	callus_capture_init(c);
 }
 
-void callus_capture_keep_raw(callus_capture *c)
+/* Whether the raw head is the whole output, text: what a queue keeps. */
+static int raw_is_whole(const callus_capture *c)
 {
 	size_t len;
 
 	(void)callus_capture_raw(c, &len);
-	if (c->binary || len != c->total_bytes)
+	return !c->binary && len == c->total_bytes;
+}
+
+int callus_capture_output(const callus_capture *c, callus_buf *out)
+{
+	size_t len;
+	const char *raw = callus_capture_raw(c, &len);
+
+	if (!raw_is_whole(c))
+		return callus_capture_text(c, out) < 0 ? CALLUS_ENOMEM : 0;
+	return callus_buf_put(out, raw, len) < 0 ? CALLUS_ENOMEM : 0;
+}
+
+void callus_capture_keep_raw(callus_capture *c)
+{
+	if (!raw_is_whole(c))
 		return;
 	callus_buf_release(&c->partial);
 	callus_buf_release(&c->stripped);

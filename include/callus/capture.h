@@ -101,12 +101,17 @@ int callus_capture_whole_owned(callus_capture *c, char *data, size_t len);
  * Borrowed from c. */
 const char *callus_capture_raw(const callus_capture *c, size_t *len);
 
-/* A capture read already, kept for its output as printed (a run queued
- * when the store turns it away): when its raw head holds the whole output
- * (no NUL in it), all else it holds is released, for the memory that
- * reads it next; otherwise it is left whole, callus_capture_text() the
- * queue's.  callus_capture_raw() reads the same after it. */
+/* A capture read already, kept for its output (a run queued when the
+ * store turns it away): when its raw head holds the whole output (no NUL
+ * in it), all else it holds is released, for the memory that reads it
+ * next; otherwise it is left whole.  callus_capture_output() reads the
+ * same after it. */
 void callus_capture_keep_raw(callus_capture *c);
+
+/* The output as a queue entry carries it, appended to out: as printed when
+ * the raw head holds it whole (no NUL in it), else the lines the analysis
+ * kept (callus_capture_text).  0, or CALLUS_ENOMEM. */
+int callus_capture_output(const callus_capture *c, callus_buf *out);
 
 /*
  * The filtered lines in output order (kept lines and the tail merged,
