@@ -155,10 +155,12 @@ static void own_line(const struct watched *w)
 
 /* Runs queued behind a store that was busy (a drainer that gave up on
  * it, or none started): once a run of callus has got through, a drainer
- * takes them, as a hook's start would, for a workspace with no hooks. */
-static void drain_later(const cli_workspace *ws)
+ * takes them, as a hook's start would, for a workspace with no hooks.
+ * Not looked for when queue_behind's walk found the queue empty (seen 0:
+ * most runs). */
+static void drain_later(const cli_workspace *ws, long long seen)
 {
-	if (cli_spool_pending(ws, NULL))
+	if (seen != 0 && cli_spool_pending(ws, NULL))
 		cli_spool_drain_later(ws);
 }
 
@@ -167,13 +169,16 @@ static void drain_later(const cli_workspace *ws)
  * and take a pass's fix; a failure recorded first would have that run,
  * drained after it, reopen the errors it no longer shows).  1 queued; 0
  * none queued, or its entry could not be written: it is recorded now.
- * rq is left for a queue of the busy store's. */
+ * *seen: the newest name the walk of the queue saw (0: none), for
+ * drain_later.  rq is left for a queue of the busy store's. */
 static int queue_behind(const cli_workspace *ws, const callus_detection *det,
-			cli_run_queued *rq, cli_spool_kept *left, callus_metrics *m)
+			cli_run_queued *rq, cli_spool_kept *left, callus_metrics *m,
+			long long *seen)
 {
-	int queued = 0;
+	int queued = 0, holds = cli_spool_holds(ws, rq->command, CLI_SPOOL_ANY_RUN, &rq->newest);
 
-	if (cli_spool_holds(ws, rq->command, CLI_SPOOL_ANY_RUN, &rq->newest)) {
+	*seen = rq->newest;
+	if (holds) {
 		rq->behind = 1;
 		if (rq->cap)
 			cli_keep_failure_tree(ws, det, rq->command, rq->code, rq->cap,
@@ -297,22 +302,22 @@ int cmd_run(int argc, char **argv)
 		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left };
 		cli_run_queued rq = { stored ? stored : command, status, &cap, intent_id, &left,
 				      CLI_SPOOL_UNSEEN, ended_ns, 0 };
-		int rc = CALLUS_EBUSY;
+		long long seen;
+		int rc = 1;
 
 		callus_metrics_new(&metrics);
 		callus_capture_finish(&cap);
 		own_line(&out);
-		if (queue_behind(&ws, &det, &rq, &left, metrics))
-			rc = 1;
-		/* counted as recorded in the lesson's own transaction; when
-		 * that fails, the drop is counted instead, in the spool */
-		if (rc == CALLUS_EBUSY) {
+		if (!queue_behind(&ws, &det, &rq, &left, metrics, &seen)) {
+			/* counted as recorded in the lesson's own transaction;
+			 * when that fails, the drop is counted instead, in the
+			 * spool */
 			callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, recorded, 1);
 			rc = cli_record_failure(&ws, &det, rq.command, status, &cap, intent_id,
 						metrics, 0, &q, &rec);
+			if (rc == CALLUS_EBUSY)
+				rc = cli_queue_run(&ws, &det, &rq, metrics, quiet) < 0 ? -1 : 1;
 		}
-		if (rc == CALLUS_EBUSY)
-			rc = cli_queue_run(&ws, &det, &rq, metrics, quiet) < 0 ? -1 : 1;
 		cli_spool_kept_release(&left);
 		if (rc < 0) {
 			callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, dropped, 1);
@@ -336,7 +341,7 @@ int cmd_run(int argc, char **argv)
 			if (rec.learnt.nnew)
 				cli_embed_later(&ws);
 			cli_recorded_release(&rec);
-			drain_later(&ws);
+			drain_later(&ws, seen);
 		}
 	} else if (watch && status == 0) {
 		callus_learn_result learnt;
@@ -347,14 +352,13 @@ int cmd_run(int argc, char **argv)
 		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left };
 		cli_run_queued rq = { stored ? stored : command, 0, NULL, intent_id, &left,
 				      CLI_SPOOL_UNSEEN, ended_ns, 0 };
-		int rc = CALLUS_EBUSY;
+		long long seen;
+		int rc = 1;
 
 		callus_metrics_new(&metrics);
 		own_line(&out);
 		memset(&learnt, 0, sizeof(learnt));
-		if (queue_behind(&ws, &det, &rq, &left, metrics))
-			rc = 1;
-		if (rc == CALLUS_EBUSY)
+		if (!queue_behind(&ws, &det, &rq, &left, metrics, &seen))
 			rc = cli_record_pass(&ws, &det, rq.command, intent_id,
 					     (long long)started.tv_sec * 1000000000LL +
 						     started.tv_nsec,
@@ -367,7 +371,7 @@ int cmd_run(int argc, char **argv)
 			callus_buf_release(&b);
 		}
 		if (rc == 0)
-			drain_later(&ws);
+			drain_later(&ws, seen);
 		else if (rc == CALLUS_EBUSY) {
 			/* the tree it passed with, for the fixes it could not
 			 * make yet (one that found them keeps those) */
