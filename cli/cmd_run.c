@@ -50,10 +50,11 @@ const cli_spec cmd_run_spec = {
 	"for the same errors before are printed.  When the check later passes (or fails\n"
 	"without that error), it is fixed and the diff since its failure is kept\n"
 	"as a resolution ('callus help resolutions').  A store busy past [store]\n"
-	"timeout_ms (other recordings, a reindex) queues the run in .callus/spool, as\n"
-	"a hook does, for a drainer in the background; a run whose check has a run\n"
-	"still queued waits there behind it.  If recording fails, callus says so once on\n"
-	"stderr and in .callus/log.jsonl; CMD's result is unchanged.",
+	"timeout_ms (other recordings, a reindex) queues the run in .callus/spool (or,\n"
+	"its lesson stored, the learning of its errors), as a hook does, for a drainer\n"
+	"in the background; a run whose check has a run still queued waits there behind\n"
+	"it.  If recording fails, callus says so once on stderr and in\n"
+	".callus/log.jsonl; CMD's result is unchanged.",
 	run_options, 1
 };
 
@@ -298,10 +299,13 @@ int cmd_run(int argc, char **argv)
 		static const char *const recorded[] = { "true" }, *const dropped[] = { "false" };
 		cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
 		/* not queued first (the output redacted into the queue at
-		 * every failure): queued when the store turns it away */
-		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left };
+		 * every failure): queued when the store turns it away, or
+		 * when it stores it and then has no time to learn it (under
+		 * the name its run is stored with) */
+		char *origin = cli_spool_run_origin(ended_ns);
+		cli_queued q = { origin, NULL, NULL, 0, NULL, &left, 1 };
 		cli_run_queued rq = { stored ? stored : command, status, &cap, intent_id, &left,
-				      CLI_SPOOL_UNSEEN, ended_ns, 0 };
+				      CLI_SPOOL_UNSEEN, ended_ns, 0, NULL };
 		long long seen;
 		int rc = 1;
 
@@ -340,18 +344,25 @@ int cmd_run(int argc, char **argv)
 			}
 			if (rec.learnt.nnew)
 				cli_embed_later(&ws);
+			/* its entry starts a drainer */
+			if (rec.learn_owed) {
+				rq.owed = origin;
+				(void)cli_queue_run(&ws, &det, &rq, metrics, quiet);
+			} else {
+				drain_later(&ws, seen);
+			}
 			cli_recorded_release(&rec);
-			drain_later(&ws, seen);
 		}
+		free(origin);
 	} else if (watch && status == 0) {
 		callus_learn_result learnt;
 
 		callus_store *store = NULL;
 
 		cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
-		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left };
+		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left, 1 };
 		cli_run_queued rq = { stored ? stored : command, 0, NULL, intent_id, &left,
-				      CLI_SPOOL_UNSEEN, ended_ns, 0 };
+				      CLI_SPOOL_UNSEEN, ended_ns, 0, NULL };
 		long long seen;
 		int rc = 1;
 

@@ -176,9 +176,27 @@ static int put_output(callus_buf *text, const callus_redactor *r, const char *ou
 }
 
 /* Entries are named NS-PID.json: sorted by name, oldest first. */
-/* cli_spool_prepare, the entry named as of at_ns (0: now) */
+static int put_name(callus_buf *name, long long ns)
+{
+	return callus_buf_printf(name, "%019lld-%ld", ns, (long)getpid());
+}
+
+char *cli_spool_run_origin(long long at_ns)
+{
+	callus_buf name = CALLUS_BUF_INIT;
+
+	if (put_name(&name, at_ns > 0 ? at_ns : now_ns()) < 0) {
+		callus_buf_release(&name);
+		return NULL;
+	}
+	return callus_buf_detach(&name);
+}
+
+/* cli_spool_prepare, the entry named as of at_ns (0: now), or named origin
+ * when that is not NULL */
 static int prepare_at(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
-		      int code, const char *tool, long long newest, long long at_ns)
+		      int code, const char *tool, long long newest, long long at_ns,
+		      const char *origin)
 {
 	callus_buf name = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT, left = CALLUS_BUF_INIT;
 	callus_buf cut = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT, spare = CALLUS_BUF_INIT;
@@ -223,7 +241,10 @@ static int prepare_at(cli_spool_entry *out, const cli_workspace *ws, const callu
 	callus_buf_putc(&text, '}');
 	if (callus_buf_status(&text) < 0 || !(out->text = callus_buf_detach(&text)))
 		goto out;
-	callus_buf_printf(&name, "%019lld-%ld", next_name_ns(ws, newest, at_ns), (long)getpid());
+	if (origin)
+		callus_buf_puts(&name, origin);
+	else
+		put_name(&name, next_name_ns(ws, newest, at_ns));
 	callus_buf_printf(&path, "%s/" SPOOL_DIR "/%s.json", ws->root, name.ptr);
 	callus_buf_printf(&left, "%s/" SPOOL_DIR "/%s" SPOOL_LEFT, ws->root, name.ptr);
 	callus_buf_printf(&cut, "%s/" SPOOL_DIR "/%s" SPOOL_CUT, ws->root, name.ptr);
@@ -259,7 +280,7 @@ out:
 int cli_spool_prepare(cli_spool_entry *out, const cli_workspace *ws, const callus_hook_event *e,
 		      int code, const char *tool, long long newest)
 {
-	return prepare_at(out, ws, e, code, tool, newest, 0);
+	return prepare_at(out, ws, e, code, tool, newest, 0, NULL);
 }
 
 int cli_spool_write(cli_spool_entry *e, const cli_workspace *ws)
@@ -949,7 +970,8 @@ out:
 
 int cli_spool_queue_run(const cli_workspace *ws, const char *command, int code,
 			const callus_capture *cap, const char *session, const char *tool,
-			const cli_spool_kept *kept, long long newest, long long ended_ns)
+			const cli_spool_kept *kept, long long newest, long long ended_ns,
+			const char *origin)
 {
 	callus_hook_event e = CALLUS_HOOK_EVENT_INIT;
 	cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
@@ -963,7 +985,7 @@ int cli_spool_queue_run(const cli_workspace *ws, const char *command, int code,
 	e.output = out.ptr;
 	e.output_len = out.len;
 	e.session_id = (char *)session;
-	if (prepare_at(&ent, ws, &e, code, tool, newest, ended_ns) < 0 ||
+	if (prepare_at(&ent, ws, &e, code, tool, newest, ended_ns, origin) < 0 ||
 	    cli_spool_write(&ent, ws) < 0)
 		goto out;
 	/* not left (its rename failed): the entry of a process gone once this

@@ -197,10 +197,21 @@ int cli_spool_failures(const cli_workspace *ws, callus_run_seen **out, size_t *n
  * failures are learnt in that order).  newest: the newest name of a run
  * it follows (cli_spool_holds), or CLI_SPOOL_UNSEEN: the queue is read,
  * and the entry goes after one only when that one is named ahead of the
- * clock.  0, or -1 when no entry could be written (nothing is queued). */
+ * clock.  origin, when not NULL, is the entry's name instead: a failure
+ * stored under it whose learning found the store busy, which the entry
+ * takes to a drainer as a delivery again (store.h's learn_owed).  0, or -1
+ * when no entry could be written (nothing is queued). */
 int cli_spool_queue_run(const cli_workspace *ws, const char *command, int code,
 			const callus_capture *cap, const char *session, const char *tool,
-			const cli_spool_kept *kept, long long newest, long long ended_ns);
+			const cli_spool_kept *kept, long long newest, long long ended_ns,
+			const char *origin);
+
+/* The name an entry this process made as of at_ns (CLOCK_REALTIME; 0:
+ * now) would have, and its run's origin in the store: a run recorded at
+ * once stores it, so that if its learning finds the store busy, the entry
+ * written under it then is that run delivered again.  Caller frees; NULL
+ * without memory. */
+char *cli_spool_run_origin(long long at_ns);
 
 /* Start `callus hook --drain generic` detached in the workspace. */
 void cli_spool_drain_later(const cli_workspace *ws);

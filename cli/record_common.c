@@ -430,10 +430,10 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 		/* queued before: a drainer learns it, nothing is lost.  Said
 		 * to the agent only by its own hook: a queued run a hook drains
 		 * (q->at_ns) is not this hook's */
-		if (q->at_ns <= 0 && q->origin)
+		if (q->at_ns <= 0 && !q->live)
 			cli_error("fix queued: the store is busy with other recordings; it is "
 				  "learnt in the background");
-		if (q->origin)
+		if (!q->live)
 			log_error(ws, "pass_queued", callus_error_message(&err), NULL);
 	} else if (rc < 0) {
 		cli_error("pending errors not updated: %s", callus_error_message(&err));
@@ -760,7 +760,7 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	/* read: what it kept is memory the recording can use; a run not
 	 * queued yet keeps its output, for its queue entry if the store is
 	 * busy */
-	if (!q || q->origin)
+	if (!q || !q->live)
 		callus_capture_release(cap);
 	else
 		callus_capture_keep_raw(cap);
@@ -794,7 +794,9 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		out->notes = res.notes;
 		out->nnotes = res.nnotes;
 		out->line = res.line;
-		if (out->learn_owed) {
+		if (out->learn_owed && q->live) {
+			/* its caller queues it, and says so */
+		} else if (out->learn_owed) {
 			/* said to the agent only by its own hook, as a queued
 			 * recording is */
 			if (q->at_ns <= 0)
@@ -832,10 +834,10 @@ out:
 		/* queued before: a drainer records it, nothing is dropped (said
 		 * by its own hook only, as a fix queued); a run not queued yet
 		 * is its caller's to queue and tell */
-		if (q->at_ns <= 0 && q->origin)
+		if (q->at_ns <= 0 && !q->live)
 			cli_error("lesson queued: the store is busy with other recordings; it is "
 				  "recorded in the background");
-		if (q->origin)
+		if (!q->live)
 			log_error(ws, "record_queued", callus_error_message(&err), NULL);
 		callus_metrics_clear(m);
 	} else if (rc < 0) {
@@ -859,6 +861,30 @@ out:
 
 #define LOCKED_UNQUEUED "the store is locked by another writer, and the queue cannot be written"
 
+/* cli_queue_run for a failure stored whose learning is owed: its entry
+ * named as the store knows the run, so that its drainer finds it stored
+ * and learns it (a hook's entry left so: NAME.owed.json renamed) */
+static int queue_owed(const cli_workspace *ws, const callus_detection *det,
+		      const cli_run_queued *r, int quiet)
+{
+	const char *const extra[] = { "tool", det->tool ? det->tool : "", NULL };
+
+	if (cli_spool_queue_run(ws, r->command, r->code, r->cap, r->session, det->tool, NULL,
+				r->newest, r->ended_ns, r->owed) < 0) {
+		cli_error("pending errors not updated: %s", LOCKED_UNQUEUED);
+		log_error(ws, "learn_failed", LOCKED_UNQUEUED, extra);
+		return -1;
+	}
+	if (!quiet)
+		cli_error("lesson recorded; the store is busy with other work: its errors are "
+			  "learnt in the background");
+	cli_log_event(ws, "info", "learn_queued",
+		      "the store was busy after the lesson was recorded: its errors are queued "
+		      "for a drainer to learn",
+		      extra);
+	return 0;
+}
+
 int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const cli_run_queued *r,
 		  callus_metrics *m, int quiet)
 {
@@ -867,8 +893,10 @@ int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const cl
 	const char *const extra[] = { "reason", reason[0], "tool", det->tool ? det->tool : "",
 				      NULL };
 
+	if (r->owed)
+		return queue_owed(ws, det, r, quiet);
 	if (cli_spool_queue_run(ws, r->command, r->code, r->cap, r->session, det->tool, r->kept,
-				r->newest, r->ended_ns) == 0) {
+				r->newest, r->ended_ns, NULL) == 0) {
 		if (!quiet)
 			cli_error("%s queued: %s; it is %s in the background",
 				  r->code ? "lesson" : "fix",

@@ -72,12 +72,17 @@ typedef struct cli_queued {
 	cli_spool_kept *left;   /* a live run's: where a busy store leaves
 				 * what it found of the working tree, for
 				 * its entry (cli_spool_leave); NULL */
+	int live;               /* a run not queued yet: see below */
 } cli_queued;
-/* With origin NULL, a live run not queued yet (`callus run`, which has no
- * deadline to beat and does not redact a whole output into the queue at
- * every failure): a busy store is returned as CALLUS_EBUSY without a word,
- * a failure's capture is kept for the caller, who then queues the run
- * (cli_spool_queue_run) and says so. */
+/* A live run not queued yet (`callus run`, which has no deadline to beat
+ * and does not redact a whole output into the queue at every failure): a
+ * busy store is returned as CALLUS_EBUSY without a word, and a failure's
+ * capture is kept for the caller, who then queues the run
+ * (cli_spool_queue_run) and says so.  Its origin, when set, is the name
+ * that entry would have (cli_spool_run_origin), stored with the failure:
+ * when the failure commits and its learning then finds the store busy
+ * (cli_recorded.learn_owed, said by no one), the caller queues it under
+ * that name, and its drainer learns it. */
 
 /* lc learns q's run as of when it ran, when q is one delivered late: 0, or
  * -1 without memory. */
@@ -256,15 +261,19 @@ typedef struct cli_run_queued {
 				     * store not tried; else turned away by a
 				     * busy store (CALLUS_EBUSY from
 				     * cli_record_failure or cli_record_pass,
-				     * given a q of no origin) */
+				     * given a live q) */
+	const char *owed;           /* a failure stored under this origin
+				     * (the live q's) whose learning found the
+				     * store busy; NULL: none */
 } cli_run_queued;
 
 /* Queue r for a drainer.  Said on stderr unless quiet; a failure queued is
- * counted in m (may be NULL) as a run recorded.  When it cannot be queued:
- * one behind is the caller's to record now (nothing said or counted);
- * one the store turned away is lost, said (always) and logged, a
- * failure's counted in m as a recording dropped.  0 queued, -1 not; m is
- * the caller's to write to the metrics' spool (cli_flush_metrics). */
+ * counted in m (may be NULL) as a run recorded (not one owed: counted when
+ * it was stored).  When it cannot be queued: one behind is the caller's to
+ * record now (nothing said or counted); one the store turned away is lost,
+ * said (always) and logged, a failure's counted in m as a recording
+ * dropped; an owed learning is lost, said and logged.  0 queued, -1 not;
+ * m is the caller's to write to the metrics' spool (cli_flush_metrics). */
 int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const cli_run_queued *r,
 		  callus_metrics *m, int quiet);
 

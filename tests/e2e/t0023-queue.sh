@@ -1389,6 +1389,43 @@ test_expect_success 'callus run: a busy store with a queue that cannot be writte
 	grep -q "^callus_run_total{recorded=\"false\"} 1$" ../rund.prom
 '
 
+test_expect_success 'callus run: a failure stored, and the store busy when it comes to learn: its drainer learns it' '
+	# new errors: learning waits for their snapshot
+	mkdir runo && cd runo && git init -q && printf "int 1x;\n" >f1.c &&
+	printf "check:\n\t@gcc -c f1.c\n" >Makefile && mkdir .callus &&
+	printf "[store]\n\ttimeout_ms = 200\n[learn]\n\tsnapshot_timeout_ms = 1500\n" \
+		>.callus/config &&
+	slow_helper &&
+	{ CALLUS_GIT_HELPER="$PWD/../slow-helper" "$CALLUS" run -- make -s check \
+		>/dev/null 2>../runo.err & } &&
+	runner=$! &&
+	# the failure is committed at once; learning waits for the helper,
+	# and then for the store another process holds
+	eventually eval "test \"\$(sqlite3 .callus/callus.db \"SELECT count(*) FROM runs\" \
+		2>/dev/null)\" = 1" &&
+	{ hold_store & } &&
+	lock=$! &&
+	store_held &&
+	test_expect_code 2 wait $runner &&
+	grep -q "^callus: lesson recorded; the store is busy with other work: its errors are learnt in the background" ../runo.err &&
+	grep -q "^callus: recorded lesson\|^callus: updated lesson" ../runo.err &&
+	! grep -q "not updated" ../runo.err &&
+	tail -n 1 .callus/log.jsonl | jq -e ".event == \"learn_queued\" and .tool == \"make\"" &&
+	entry=$(find .callus/spool -name "*.left.json") &&
+	test "$(echo "$entry" | wc -w)" = 1 &&
+	origin=${entry##*/} && origin=${origin%%.*} &&
+	release_store $lock &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs WHERE origin = '"'"'$origin'"'"' AND learn_owed IS NOT NULL")" = 1 &&
+	drain_all &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = 1 &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs WHERE learn_owed IS NOT NULL")" = 0 &&
+	# learnt: each of gcc'"'"'s two errors of f1.c pending
+	"$CALLUS" pending --json >../runo.pending &&
+	test "$(jq -c "[.[].attempts]" ../runo.pending)" = "[1,1]" &&
+	"$CALLUS" metrics >../runo.prom &&
+	grep -q "^callus_run_total{recorded=\"true\"} 1$" ../runo.prom
+'
+
 # the slow helpers no test ended (their hooks were cut while they waited)
 (cd "$TRASH_DIRECTORY/." && mkdir -p helpers-end && cd helpers-end && end_helpers)
 
