@@ -344,13 +344,10 @@ int cmd_run(int argc, char **argv)
 			}
 			if (rec.learnt.nnew)
 				cli_embed_later(&ws);
-			/* its entry starts a drainer */
-			if (rec.learn_owed) {
-				rq.owed = origin;
-				(void)cli_queue_run(&ws, &det, &rq, metrics, quiet);
-			} else {
+			/* an entry written starts a drainer */
+			rq.owed = origin;
+			if (!rec.learn_owed || cli_queue_run(&ws, &det, &rq, metrics, quiet) < 0)
 				drain_later(&ws, seen);
-			}
 			cli_recorded_release(&rec);
 		}
 		free(origin);
