@@ -810,6 +810,15 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 			log_error(ws, "snapshot_failed", res.learnt.snapshot_error, NULL);
 		}
 		free(res.learn_error);
+		/* the next recording takes them in: a wait is no fault */
+		if (res.index_error && res.index_busy) {
+			cli_log_event(ws, "warn", "index_deferred", res.index_error, NULL);
+		} else if (res.index_error) {
+			cli_error("lesson recorded; its errors are not indexed for matching yet: %s",
+				  res.index_error);
+			log_error(ws, "index_failed", res.index_error, NULL);
+		}
+		free(res.index_error);
 		if (res.views_error) {
 			cli_error("lesson recorded; its files are not updated yet: %s",
 				  res.views_error);

@@ -330,6 +330,7 @@ void callus_record_result_release(callus_record_result *r)
 	callus_lessons_free(r->related, r->nrelated);
 	callus_learn_result_release(&r->learnt);
 	free(r->learn_error);
+	free(r->index_error);
 	free(r->views_error);
 	callus_notes_free(r->notes, r->nnotes);
 	memset(r, 0, sizeof(*r));
@@ -454,6 +455,18 @@ static int learn_owed(record_learning *rl, callus_store *store, const callus_rec
 		rc = -1;
 	callus_error_release(&ve);
 	return rc;
+}
+
+/* What the recording takes in besides its run (the notes folder, the new
+ * signatures' vectors) and could not, e: the first one said in res.  Not
+ * learning's failure: its pending errors are written all the same, and
+ * the next recording takes in what this one left. */
+static void taken_in_later(callus_record_result *res, const callus_error *e)
+{
+	if (res->index_error)
+		return;
+	res->index_error = strdup(callus_error_message(e));
+	res->index_busy = e->code == CALLUS_EBUSY;
 }
 
 /* Accepts one never started, or one started and not finished (its helper
@@ -889,15 +902,14 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 
 		/* notes pulled with git bring signatures: indexed below with
 		 * the run's own, so that this failure can match them */
-		if (callus_notes_sync_bounded(store, opts->workspace, NULL, &ie) < 0) {
-			res->learn_error = strdup(callus_error_message(&ie));
-			callus_error_release(&ie);
-		}
+		if (callus_notes_sync_bounded(store, opts->workspace, NULL, &ie) < 0)
+			taken_in_later(res, &ie);
+		callus_error_release(&ie);
 		/* the new signatures' scans, continued by their suggestions'
 		 * search (none kept without memory: scanned again) */
 		(void)callus_match_scans_new(&scans);
 		if (callus_match_index_scanned(store, opts->workspace, scans, NULL, &ie) < 0)
-			res->learn_error = strdup(callus_error_message(&ie));
+			taken_in_later(res, &ie);
 		callus_error_release(&ie);
 		learning_finish(&learning, scans, res);
 		callus_match_scans_free(scans);

@@ -89,6 +89,13 @@ typedef struct callus_record_result {
 	callus_learn_result learnt;  /* what the run changed (opts->learn) */
 	char *learn_error;         /* why learning failed, when it did (the
 				    * lesson is stored all the same) */
+	char *index_error;         /* why the notes folder or the new
+				    * signatures' vectors could not be taken
+				    * in (the lesson is stored and learnt all
+				    * the same, and the next recording takes
+				    * them in); NULL: they were */
+	int index_busy;            /* index_error was a busy store: no fault,
+				    * a wait */
 	int learn_owed;            /* learning failed for a busy store: with
 				    * opts->origin, a delivery again of it
 				    * learns it (store.h's learn_owed) */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "callus/gc.h"
@@ -407,6 +408,120 @@ static void own_store_opened_and_closed(void **state)
 	callus_store_close(s);
 }
 
+/* Another writer that takes the store's write lock the moment a lesson
+ * is committed (callus_record_opts.stored) and holds it for 800 ms: the
+ * sqlite3 shell, a process of its own (a connection made in a forked copy
+ * of this one would share its locks' bookkeeping). */
+struct holder {
+	const char *db;
+	pid_t pid;
+};
+
+static void hold_store(void *ctx, int again)
+{
+	struct holder *h = ctx;
+	char said[8] = "";
+	int p[2];
+
+	(void)again;
+	assert_int_equal(pipe(p), 0);
+	h->pid = fork();
+	assert_true(h->pid >= 0);
+	if (h->pid == 0) {
+		dup2(p[1], 1);
+		close(p[0]);
+		close(p[1]);
+		execlp("sqlite3", "sqlite3", h->db, ".timeout 5000", "BEGIN IMMEDIATE;",
+		       ".system echo held", ".system sleep 0.8", "COMMIT;", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	/* held once it says so: the recording goes on from here */
+	assert_int_equal(read(p[0], said, 5), 5);
+	assert_memory_equal(said, "held\n", 5);
+	close(p[0]);
+}
+
+/*
+ * The new signature's vector waits for a store another writer holds past
+ * the recording's timeout, and learning, after the snapshot helper's
+ * wait, finds it free: the recording says the vector is left to the next
+ * one (index_error, index_busy) and learning did not fail (no
+ * learn_error: the error is pending); the next recording indexes both.
+ */
+static void busy_index_is_no_learning_failure(void **state)
+{
+	struct fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_record_result res;
+	callus_snapshot_opts so = { NULL, 2500, NULL, 0, 0 };
+	struct holder h = { f->db, -1 };
+	callus_learn_opts lo;
+	callus_lesson l;
+	callus_diag d;
+	callus_diags ds = { &d, 1, 1, 0 };
+	callus_record_opts opts = {
+		.workspace = f->ws,
+		.cwd_rel = "",
+		.intent_id = "",
+		.timeout_ms = 100,
+		.redactor = f->red,
+		.learn = &lo,
+		.stored = hold_store,
+		.stored_ctx = &h,
+	};
+	callus_store *s = NULL;
+	char helper[128], id[65];
+	FILE *fp;
+	int st;
+
+	/* the store made, so that the other writer has one to lock */
+	record(f, NULL, "src/a.c", "unknown type name foo_t", id);
+	/* a snapshot helper that never answers: learning waits 2.5 s for it */
+	snprintf(helper, sizeof(helper), "%s/slow-callus-git", f->ws);
+	assert_non_null(fp = fopen(helper, "w"));
+	fputs("#!/bin/sh\nexec sleep 30\n", fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(chmod(helper, 0755), 0);
+	so.helper = helper;
+	learn_opts(f, &lo, "gcc", "-c src/b.c", "gcc -c src/b.c");
+	lo.no_snapshot = 0;
+	lo.snapshot = &so;
+	memset(&d, 0, sizeof(d));
+	d.file = (char *)"src/b.c";
+	d.line = 3;
+	d.message = (char *)"implicit declaration of function bar";
+	d.severity = (char *)"error";
+	memset(&l, 0, sizeof(l));
+	l.type = CALLUS_LESSON_ANALYSIS;
+	l.exit_code = 1;
+	l.file = strdup("src/b.c");
+	l.error_summary = strdup(d.message);
+	l.tool = strdup("gcc");
+	l.command = strdup("gcc -c src/b.c");
+	l.intent_id = strdup("");
+	if (callus_record_lesson(&l, &ds, 0, &opts, &res, &err) < 0)
+		fail_msg("record: %s", callus_error_message(&err));
+	assert_int_equal(waitpid(h.pid, &st, 0), h.pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_null(res.learn_error);
+	assert_non_null(res.index_error);
+	assert_int_equal(res.index_busy, 1);
+	assert_int_equal(res.learnt.npending, 1);
+	callus_record_result_release(&res);
+	callus_lesson_release(&l);
+	callus_error_release(&err);
+
+	assert_int_equal(callus_store_open(&s, f->db, 5000, NULL), 0);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM pending_errors"), 2);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM signature_vectors"), 1);
+	callus_store_close(s);
+	record(f, NULL, "src/c.c", "storage size of baz is not known", id);
+	assert_int_equal(callus_store_open(&s, f->db, 5000, NULL), 0);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM signature_vectors"), 3);
+	callus_store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +530,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(lent_store_under_retention, setup, teardown),
 		cmocka_unit_test_setup_teardown(own_store_opened_and_closed, setup, teardown),
 		cmocka_unit_test_setup_teardown(errors_learnt_with_their_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(busy_index_is_no_learning_failure, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
