@@ -73,6 +73,32 @@ static void learn_opts(const struct fixture *f, callus_learn_opts *lo, const cha
 	lo->no_snapshot = 1;
 }
 
+/* The failure of `gcc -c FILE` printing one error, summary, at line 3:
+ * its lesson into l (released by the caller), its error into d (borrowing
+ * file and summary), its learning into lo (no snapshot).  command gets
+ * the command line (80 bytes, which lo and l borrow or copy). */
+static void gcc_failure(const struct fixture *f, const char *file, const char *summary,
+			callus_lesson *l, callus_diag *d, callus_learn_opts *lo, char *command)
+{
+	snprintf(command, 80, "gcc -c %s", file);
+	memset(d, 0, sizeof(*d));
+	d->file = (char *)file;
+	d->line = 3;
+	d->message = (char *)summary;
+	d->severity = (char *)"error";
+	learn_opts(f, lo, "gcc", command + 4, command);
+	memset(l, 0, sizeof(*l));
+	l->type = CALLUS_LESSON_ANALYSIS;
+	l->exit_code = 1;
+	l->file = strdup(file);
+	l->error_summary = strdup(summary);
+	l->tool = strdup("gcc");
+	l->command = strdup(command);
+	l->intent_id = strdup("");
+	assert_non_null(l->file);
+	assert_non_null(l->error_summary);
+}
+
 /* The lesson of a failing `gcc -c FILE` printing one error, recorded in
  * store (NULL: the recording's own) and learnt from (its pending error,
  * its signature's vector; no snapshot); its id into id (65 bytes), the
@@ -88,7 +114,7 @@ static int record_shown(const struct fixture *f, callus_store *store, const char
 	callus_learn_opts lo;
 	callus_diag d;
 	callus_diags ds = { &d, 1, 1, 0 };
-	char args[64], command[80];
+	char command[80];
 	callus_record_opts opts = {
 		.workspace = f->ws,
 		.cwd_rel = "",
@@ -102,25 +128,7 @@ static int record_shown(const struct fixture *f, callus_store *store, const char
 	};
 	int rc, is_new;
 
-	snprintf(args, sizeof(args), "-c %s", file);
-	snprintf(command, sizeof(command), "gcc %s", args);
-	memset(&d, 0, sizeof(d));
-	d.file = (char *)file;
-	d.line = 3;
-	d.message = (char *)summary;
-	d.severity = (char *)"error";
-	learn_opts(f, &lo, "gcc", args, command);
-
-	memset(&l, 0, sizeof(l));
-	l.type = CALLUS_LESSON_ANALYSIS;
-	l.exit_code = 1;
-	l.file = strdup(file);
-	l.error_summary = strdup(summary);
-	l.tool = strdup("gcc");
-	l.command = strdup(command);
-	l.intent_id = strdup("");
-	assert_non_null(l.file);
-	assert_non_null(l.error_summary);
+	gcc_failure(f, file, summary, &l, &d, &lo, command);
 	rc = callus_record_lesson(&l, &ds, strlen(summary), &opts, &res, &err);
 	if (rc < 0)
 		fail_msg("record: %s", callus_error_message(&err));
@@ -471,7 +479,7 @@ static void busy_index_is_no_learning_failure(void **state)
 		.stored_ctx = &h,
 	};
 	callus_store *s = NULL;
-	char helper[128], id[65];
+	char helper[128], id[65], command[80];
 	FILE *fp;
 	int st;
 
@@ -484,22 +492,9 @@ static void busy_index_is_no_learning_failure(void **state)
 	assert_int_equal(fclose(fp), 0);
 	assert_int_equal(chmod(helper, 0755), 0);
 	so.helper = helper;
-	learn_opts(f, &lo, "gcc", "-c src/b.c", "gcc -c src/b.c");
+	gcc_failure(f, "src/b.c", "implicit declaration of function bar", &l, &d, &lo, command);
 	lo.no_snapshot = 0;
 	lo.snapshot = &so;
-	memset(&d, 0, sizeof(d));
-	d.file = (char *)"src/b.c";
-	d.line = 3;
-	d.message = (char *)"implicit declaration of function bar";
-	d.severity = (char *)"error";
-	memset(&l, 0, sizeof(l));
-	l.type = CALLUS_LESSON_ANALYSIS;
-	l.exit_code = 1;
-	l.file = strdup("src/b.c");
-	l.error_summary = strdup(d.message);
-	l.tool = strdup("gcc");
-	l.command = strdup("gcc -c src/b.c");
-	l.intent_id = strdup("");
 	if (callus_record_lesson(&l, &ds, 0, &opts, &res, &err) < 0)
 		fail_msg("record: %s", callus_error_message(&err));
 	assert_int_equal(waitpid(h.pid, &st, 0), h.pid);
