@@ -434,7 +434,7 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 			cli_error("fix queued: the store is busy with other recordings; it is "
 				  "learnt in the background");
 		if (!q->live)
-			log_error(ws, "pass_queued", callus_error_message(&err), NULL);
+			cli_log_event(ws, "warn", "pass_queued", callus_error_message(&err), NULL);
 	} else if (rc < 0) {
 		cli_error("pending errors not updated: %s", callus_error_message(&err));
 		log_error(ws, "learn_failed", callus_error_message(&err), NULL);
@@ -802,7 +802,7 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 			if (q->at_ns <= 0)
 				cli_error("lesson recorded; the store is busy with other "
 					  "recordings: its errors are learnt in the background");
-			log_error(ws, "learn_queued", res.learn_error, NULL);
+			cli_log_event(ws, "warn", "learn_queued", res.learn_error, NULL);
 		} else if (res.learn_error) {
 			cli_error("pending errors not updated: %s", res.learn_error);
 			log_error(ws, "learn_failed", res.learn_error, NULL);
@@ -847,7 +847,7 @@ out:
 			cli_error("lesson queued: the store is busy with other recordings; it is "
 				  "recorded in the background");
 		if (!q->live)
-			log_error(ws, "record_queued", callus_error_message(&err), NULL);
+			cli_log_event(ws, "warn", "record_queued", callus_error_message(&err), NULL);
 		callus_metrics_clear(m);
 	} else if (rc < 0) {
 		const char *reason = failsafe_reason(err.code ? err.code : rc);
@@ -887,7 +887,7 @@ static int queue_owed(const cli_workspace *ws, const callus_detection *det,
 	if (!quiet)
 		cli_error("lesson recorded; the store is busy with other work: its errors are "
 			  "learnt in the background");
-	cli_log_event(ws, "info", "learn_queued",
+	cli_log_event(ws, "warn", "learn_queued",
 		      "the store was busy after the lesson was recorded: its errors are queued "
 		      "for a drainer to learn",
 		      extra);
@@ -912,7 +912,7 @@ int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const cl
 				  r->behind ? "a run of this check is queued before it"
 					    : "the store is busy with other work",
 				  r->code ? "recorded" : "learnt");
-		cli_log_event(ws, "info", r->code ? "run_queued" : "pass_queued",
+		cli_log_event(ws, "warn", r->code ? "run_queued" : "pass_queued",
 			      r->behind ? "a run of its check is queued before it: the run is "
 					  "queued for a drainer"
 					: "the store was busy: the run is queued for a drainer",
