@@ -414,6 +414,21 @@ static int link_duplicate(callus_store *s, const char *alias, const char *canoni
 		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
 		callus_store_stmt_done(s, st);
 	}
+	/* its notes are the canonical's too, which has the vector a search of
+	 * the noted signatures finds: a note its fix made before this link (its
+	 * index waited for a busy store) is attached so now, as one made after
+	 * is (callus_notes_attach); the noted file, one record behind the
+	 * store's count, is written again by the next search */
+	if (sq == SQLITE_OK &&
+	    (sq = callus_store_stmt(s,
+				    "INSERT OR IGNORE INTO note_signatures (signature_id, note_id)"
+				    " SELECT ?2, note_id FROM note_signatures WHERE signature_id = ?1",
+				    &st)) == SQLITE_OK) {
+		callus_sql_bind_text(st, 1, alias);
+		callus_sql_bind_text(st, 2, canonical);
+		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+		callus_store_stmt_done(s, st);
+	}
 	/* the duplicate's occurrences count for the signature it joins, and
 	 * its last one (the run's time, which a replayed history sets) */
 	if (sq == SQLITE_OK &&

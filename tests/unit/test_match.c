@@ -98,13 +98,12 @@ static void make_sig(callus_signature *g, const char *fw, const char *code, cons
 }
 
 /* g[0..n) stored as one run's errors (as the recording path does) at when
- * (NULL: now), then indexed: how many vectors the indexing added. */
-static size_t record_sigs(fixture *f, const callus_signature *g, size_t n,
-			  callus_match_scans *scans, const char *when)
+ * (NULL: now), not indexed yet: queued for the next index (a recording
+ * whose index waited for a busy store leaves its signatures so). */
+static void store_unindexed(fixture *f, const callus_signature *g, size_t n, const char *when)
 {
 	callus_lesson l;
 	callus_run_info run;
-	size_t added = 0;
 
 	memset(&l, 0, sizeof(l));
 	memset(&run, 0, sizeof(run));
@@ -120,6 +119,15 @@ static size_t record_sigs(fixture *f, const callus_signature *g, size_t n,
 	run.nsigs = n;
 	assert_int_equal(callus_store_record_lesson(f->s, &l, &run, NULL, NULL), 0);
 	callus_lesson_release(&l);
+}
+
+/* The same, then indexed: how many vectors the indexing added. */
+static size_t record_sigs(fixture *f, const callus_signature *g, size_t n,
+			  callus_match_scans *scans, const char *when)
+{
+	size_t added = 0;
+
+	store_unindexed(f, g, n, when);
 	assert_int_equal(callus_match_index_scanned(f->s, f->dir, scans, &added, NULL), 0);
 	return added;
 }
@@ -1932,6 +1940,48 @@ static int finds(fixture *f, const callus_match_opts *mo, const callus_signature
 }
 
 /*
+ * A near duplicate whose index waited (a busy store leaves it to the next
+ * recording), fixed meanwhile: the note its fix made before it was linked
+ * is its canonical's too once it is, as it would have been linked first
+ * (callus_notes_attach), so that the noted signatures' search, which finds
+ * the canonical's vector (the duplicate, linked, has none), finds it.
+ */
+static void duplicate_linked_after_its_note(void **state)
+{
+	fixture *f = *state;
+	callus_signature c, cdup;
+	callus_buf noted = CALLUS_BUF_INIT;
+	static const char page[] = "ReferenceError: window is not defined in the test environment";
+	static const char count[] = "SELECT count(*) FROM note_signatures WHERE signature_id = ?1";
+
+	make_sig(&c, "jest", NULL, page, "render\tsrc/page.js");
+	make_variant(&cdup, "jest", page, "render\tsrc/page.js", "mount@page.js", 'c');
+	store_sig(f, &c);
+	store_unindexed(f, &cdup, 1, NULL);
+	resolve_with(f, &cdup, "c",
+		     "diff --git a/src/page.js b/src/page.js\n--- a/src/page.js\n+++ b/src/page.js\n"
+		     "@@ -1,1 +1,1 @@\n-  render(window);\n+  render(globalThis);\n");
+	assert_int_equal(int_of(f, count, cdup.id), 1);
+	assert_int_equal(int_of(f, count, c.id), 0);
+	assert_int_equal(callus_match_index_scanned(f->s, f->dir, NULL, NULL, NULL), 0);
+	assert_int_equal(link_count(f, cdup.id), 1);
+	assert_int_equal(int_of(f, count, c.id), 1);
+	assert_int_equal(int_of(f, "SELECT count(*) FROM note_signatures a JOIN note_signatures b"
+				   " ON a.note_id = b.note_id WHERE a.signature_id = ?1",
+				c.id),
+			 2);
+	/* the noted file, behind the store by the canonical's record, is
+	 * written again with it */
+	assert_int_equal(callus_notes_vectors_fresh(f->s, &noted, NULL), 0);
+	assert_int_equal(callus_vecindex_file_count(noted.ptr, CALLUS_EMBED_BUILTIN_MODEL,
+						    CALLUS_EMBED_DIM),
+			 1);
+	callus_buf_release(&noted);
+	callus_signature_release(&c);
+	callus_signature_release(&cdup);
+}
+
+/*
  * A store grown past CALLUS_MATCH_WINDOW new signatures: a near duplicate
  * of an older one is no longer linked to it, an older signature without a
  * note is no longer a match, and an older fix is still suggested, through
@@ -3161,6 +3211,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(searches_are_measured, setup, teardown),
 		cmocka_unit_test_setup_teardown(near_duplicates_are_linked, setup, teardown),
+		cmocka_unit_test_setup_teardown(duplicate_linked_after_its_note, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_number_given_again_lends_no_similarity, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(merges_never_chain, setup, teardown),
