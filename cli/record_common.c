@@ -814,7 +814,8 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		if (res.index_error && res.index_busy) {
 			cli_log_event(ws, "warn", "index_deferred", res.index_error, NULL);
 		} else if (res.index_error) {
-			cli_error("lesson recorded; its errors are not indexed for matching yet: %s",
+			cli_error("lesson recorded; the next recording finishes taking it in for "
+				  "matching: %s",
 				  res.index_error);
 			log_error(ws, "index_failed", res.index_error, NULL);
 		}
