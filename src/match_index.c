@@ -394,6 +394,22 @@ static int nearest_same_tool(callus_store *s, const float *vec, const callus_vec
 	return sq;
 }
 
+/* The store's cached statement sql run once, ?1 the alias and ?2 the
+ * signature it joins: an SQLite result code. */
+static int step_link(callus_store *s, const char *sql, const char *alias, const char *canonical)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = callus_store_stmt(s, sql, &st);
+
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, alias);
+	callus_sql_bind_text(st, 2, canonical);
+	sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+	callus_store_stmt_done(s, st);
+	return sq;
+}
+
 static int link_duplicate(callus_store *s, const char *alias, const char *canonical, double sim)
 {
 	sqlite3_stmt *st = NULL;
@@ -414,36 +430,26 @@ static int link_duplicate(callus_store *s, const char *alias, const char *canoni
 		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
 		callus_store_stmt_done(s, st);
 	}
+	free(now);
 	/* its notes are the canonical's too, which has the vector a search of
 	 * the noted signatures finds: a note its fix made before this link (its
 	 * index waited for a busy store) is attached so now, as one made after
 	 * is (callus_notes_attach); the noted file, one record behind the
 	 * store's count, is written again by the next search */
-	if (sq == SQLITE_OK &&
-	    (sq = callus_store_stmt(s,
-				    "INSERT OR IGNORE INTO note_signatures (signature_id, note_id)"
-				    " SELECT ?2, note_id FROM note_signatures WHERE signature_id = ?1",
-				    &st)) == SQLITE_OK) {
-		callus_sql_bind_text(st, 1, alias);
-		callus_sql_bind_text(st, 2, canonical);
-		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
-		callus_store_stmt_done(s, st);
-	}
+	if (sq == SQLITE_OK)
+		sq = step_link(s,
+			       "INSERT OR IGNORE INTO note_signatures (signature_id, note_id)"
+			       " SELECT ?2, note_id FROM note_signatures WHERE signature_id = ?1",
+			       alias, canonical);
 	/* the duplicate's occurrences count for the signature it joins, and
 	 * its last one (the run's time, which a replayed history sets) */
-	if (sq == SQLITE_OK &&
-	    (sq = callus_store_stmt(s,
-				    "UPDATE signatures SET occurrence_count = signatures.occurrence_count +"
-				    " d.occurrence_count, last_seen = max(signatures.last_seen,"
-				    " d.last_seen) FROM (SELECT occurrence_count, last_seen FROM"
-				    " signatures WHERE id = ?1) d WHERE id = ?2",
-				    &st)) == SQLITE_OK) {
-		callus_sql_bind_text(st, 1, alias);
-		callus_sql_bind_text(st, 2, canonical);
-		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
-		callus_store_stmt_done(s, st);
-	}
-	free(now);
+	if (sq == SQLITE_OK)
+		sq = step_link(s,
+			       "UPDATE signatures SET occurrence_count = signatures.occurrence_count +"
+			       " d.occurrence_count, last_seen = max(signatures.last_seen,"
+			       " d.last_seen) FROM (SELECT occurrence_count, last_seen FROM"
+			       " signatures WHERE id = ?1) d WHERE id = ?2",
+			       alias, canonical);
 	return sq;
 }
 
