@@ -759,9 +759,10 @@ static int replay(const cli_workspace *ws, const char *path, cli_spool_record_fn
 	    !ev.command) {
 		const char *const extra[] = { "entry", path, NULL };
 
-		/* a torn entry (a full disk) is not worth a retry forever */
+		/* a torn entry (a full disk) is not worth a retry forever; its
+		 * run is lost: an error, which callus doctor counts */
 		if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0)
-			callus_log_event_with(ws->redactor, dir.ptr, "warn", "spool_unreadable",
+			callus_log_event_with(ws->redactor, dir.ptr, "error", "spool_unreadable",
 					      callus_error_message(&err), extra);
 		unlink(path);
 		rc = 0;
