@@ -345,8 +345,9 @@ int cmd_run(int argc, char **argv)
 			if (rec.learnt.nnew)
 				cli_embed_later(&ws);
 			/* an entry written starts a drainer */
-			rq.owed = origin;
-			if (!rec.learn_owed || cli_queue_run(&ws, &det, &rq, metrics, quiet) < 0)
+			if (rec.learn_owed)
+				rq.owed = origin;
+			if (!rq.owed || cli_queue_run(&ws, &det, &rq, metrics, quiet) < 0)
 				drain_later(&ws, seen);
 			cli_recorded_release(&rec);
 		}

@@ -794,15 +794,15 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		out->notes = res.notes;
 		out->nnotes = res.nnotes;
 		out->line = res.line;
-		if (out->learn_owed && q->live) {
-			/* its caller queues it, and says so */
-		} else if (out->learn_owed) {
+		if (out->learn_owed) {
 			/* said to the agent only by its own hook, as a queued
-			 * recording is */
-			if (q->at_ns <= 0)
+			 * recording is; a live run's caller queues it, and says
+			 * so */
+			if (q->at_ns <= 0 && !q->live)
 				cli_error("lesson recorded; the store is busy with other "
 					  "recordings: its errors are learnt in the background");
-			cli_log_event(ws, "warn", "learn_queued", res.learn_error, NULL);
+			if (!q->live)
+				cli_log_event(ws, "warn", "learn_queued", res.learn_error, NULL);
 		} else if (res.learn_error) {
 			cli_error("pending errors not updated: %s", res.learn_error);
 			log_error(ws, "learn_failed", res.learn_error, NULL);
