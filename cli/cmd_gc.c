@@ -12,6 +12,7 @@
 
 #include "callus/gc.h"
 #include "callus/record.h"
+#include "callus/views.h"
 
 #include "callus/lessonmd.h"
 
@@ -53,7 +54,9 @@ const cli_spec cmd_gc_spec = {
 	"Notes, resolutions and metrics are never removed. Files in .lessons/ named as\n"
 	"a lesson's page (12 hex digits, then .md) that no lesson has are removed (other\n"
 	"files there stay), the AGENTS.md block is written again when lessons went,\n"
-	"and the store is compacted (VACUUM) when a quarter of it is free.\n"
+	"and the store is compacted (VACUUM) when a quarter of it is free. First, what\n"
+	"a crashed callus left unwritten (a debt in .callus/owed/: a lesson's file, the\n"
+	"AGENTS.md block) is repaired, as the next recording would, and said.\n"
 	"Without git, the copies in .callus/snapshots.git that no snapshot kept needs go\n"
 	"once a day old; the temporary files a vector file's rewrite cut short left in\n"
 	".callus/ go an hour old. A [retention] value of 0 turns its rule off\n"
@@ -75,7 +78,8 @@ const cli_spec cmd_gc_spec = {
 	"With --dry-run, the pass says what it would remove now and changes nothing: it\n"
 	"runs in one transaction that is rolled back, each rule counting what the ones\n"
 	"before it left, and the .lessons/ files, the copies and the temporary files\n"
-	"are counted, not removed; nothing is redacted again, rewritten or compacted;\n"
+	"are counted, not removed, and so is what a crash left unwritten; nothing is\n"
+	"redacted again, rewritten or compacted;\n"
 	"one that fails prints its error alone (with --json, an object of dry_run and\n"
 	"error only). A pass that removed something says what in .callus/log.jsonl\n"
 	"(gc_removed).\n"
@@ -121,14 +125,44 @@ static size_t lesson_files(const char *root)
 	return n;
 }
 
+static const char *agents_file(const cli_workspace *ws)
+{
+	const char *f = callus_config_get(ws->config, "lessons", "file");
+
+	return f && *f ? f : "AGENTS.md";
+}
+
+/* What the repair of a crash's views did, or would do (--dry-run). */
+static void repaired_said(const callus_views_report *vr, const char *agents)
+{
+	size_t files = dry_run ? vr->missing : vr->written;
+	int block = dry_run ? vr->block_stale : vr->block_written;
+	const char *procs = vr->debts == 1 ? "process" : "processes";
+
+	if (!files && !block) {
+		printf("%s the files %zu crashed callus %s was writing: none %s\n",
+		       dry_run ? "would check" : "checked", vr->debts, procs,
+		       dry_run ? "is missing or stale now" : "was missing or stale");
+		return;
+	}
+	printf("%s what %zu crashed callus %s left unwritten:", dry_run ? "would repair" : "repaired",
+	       vr->debts, procs);
+	if (files)
+		printf(" %zu lesson file%s", files, files == 1 ? "" : "s");
+	if (block)
+		printf("%s the block of %s", files ? " and" : "", agents);
+	printf(" %s\n", dry_run ? "to write again" : "written again");
+}
+
 int cmd_gc(int argc, char **argv)
 {
 	callus_error err = CALLUS_ERROR_INIT, verr = CALLUS_ERROR_INIT;
 	callus_store *store = NULL;
 	callus_gc_policy p;
 	callus_gc_result r = { 0 };
+	callus_views_report vr = { 0 };
 	cli_workspace ws;
-	int first, rc, views = 0, failed = 0, uncounted;
+	int first, rc, views = 0, failed = 0, uncounted, repair_failed = 0;
 
 	first = cli_parse(argc, argv, &cmd_gc_spec);
 	if (first < 0)
@@ -182,6 +216,17 @@ int cmd_gc(int argc, char **argv)
 		const char *agents = callus_config_get(ws.config, "lessons", "file");
 		int agents_max = (int)cli_config_long(&ws, "lessons", "max", 20);
 
+		/* What a crashed process left unwritten first: the next
+		 * recording would repair it, but a person running gc after a
+		 * crash expects the views whole when it ends (a dry run counts
+		 * it).  Its error is said, and the pass goes on. */
+		if (callus_views_repair(store, ws.root, agents, agents_max,
+					dry_run ? 0 : CALLUS_VIEWS_FIX, &vr, &verr) < 0) {
+			cli_error("gc: the files a crashed callus left unwritten cannot be "
+				  "repaired: %s", callus_error_message(&verr));
+			callus_error_release(&verr);
+			repair_failed = 1;
+		}
 		rc = callus_record_gc(store, ws.root, &p, agents, agents_max, &r, &err, &views, &verr);
 		if (!dry_run)
 			callus_record_gc_log(ws.root, rc, &err, &r,
@@ -208,7 +253,7 @@ said:
 		rc = cli_print_json(o);
 	} else if (json) {
 		json_t *o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
-				      "s:b,s:b,s:b}",
+				      "s:I,s:b,s:b,s:b}",
 				      "lessons", (json_int_t)r.lessons, "lesson_files",
 				      (json_int_t)r.lesson_files, "runs", (json_int_t)r.runs,
 				      "unresolved", (json_int_t)r.unresolved, "checks",
@@ -220,8 +265,10 @@ said:
 				      "redacted_lessons", (json_int_t)r.redacted_lessons,
 				      "redacted_log", (json_int_t)r.redacted_log, "model_vectors",
 				      (json_int_t)r.model_vectors, "models", (json_int_t)r.models,
+				      "crashed_views", (json_int_t)vr.debts,
 				      "redaction_due", r.redaction_due, "vacuumed", r.vacuumed,
 				      "wal_left", r.wal_left);
+
 
 		if (o && json_object_set_new(o, "dry_run", json_boolean(dry_run)) < 0) {
 			json_decref(o);
@@ -249,6 +296,8 @@ said:
 		       : r.wal_left ? "; the store was compacted (its file shrinks once the process "
 				      "reading it lets go)"
 				    : "; the store was compacted");
+		if (vr.debts)
+			repaired_said(&vr, agents_file(&ws));
 		if (r.model_vectors || r.models)
 			printf("%s %zu vector%s of embedding models the workspace is no longer set "
 			       "up with ([embed]; %zu model%s gone whole)\n",
@@ -280,8 +329,9 @@ said:
 		cli_error("%s", callus_error_message(&err));
 		rc = 1;
 	}
-	/* the retention done, its view not: said above, and the status */
-	if (views < 0)
+	/* the retention done, its view (or a crash's) not: said above, and
+	 * the status */
+	if (views < 0 || repair_failed)
 		rc = 1;
 out:
 	callus_store_close(store);

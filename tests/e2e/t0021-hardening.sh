@@ -191,6 +191,18 @@ test_expect_success 'a crash between the commit and the views: repaired, reporte
 	printf "int b = ;\n" >b.c &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c b.c 2>err &&
 	consistent &&
+	# ... and so does callus gc, a person'"'"'s pass after a crash; its dry
+	# run says so and writes nothing
+	lf=$(ls .lessons/*.md | head -1) && rm "$lf" && echo "$sig" >.callus/owed/999999-1 &&
+	"$CALLUS" gc --dry-run >gc.out &&
+	grep -qx "would repair what 1 crashed callus process left unwritten: 1 lesson file to write again" gc.out &&
+	test ! -e "$lf" && test -e .callus/owed/999999-1 &&
+	"$CALLUS" gc >gc.out &&
+	grep -qx "repaired what 1 crashed callus process left unwritten: 1 lesson file written again" gc.out &&
+	test -s "$lf" && consistent &&
+	echo "$sig" >.callus/owed/999999-1 && "$CALLUS" gc --json >gc.json &&
+	jq -e ".crashed_views == 1" gc.json && "$CALLUS" gc >gc.out && ! grep -q crashed gc.out &&
+	consistent &&
 	# a spool that leads out of the workspace: named by callus doctor;
 	# nothing there is read, recorded or removed, by a hook, its drainer
 	# or doctor --fix (a payload planted there as a cut entry, a file
