@@ -622,12 +622,9 @@ static void note_cut(const cli_workspace *ws, callus_metrics *m, const char *sta
  * write the store is no reason to lose it. */
 static int not_recorded(int rc)
 {
-	switch (rc) {
-	case CALLUS_EBUSY: return -1;
-	case CALLUS_EIO:
-	case CALLUS_ENOMEM: return -2;
-	default: return 0;
-	}
+	if (rc == CALLUS_EBUSY)
+		return -1;
+	return cli_queue_keeps(rc) ? -2 : 0;
 }
 
 /* A queued pass's counts: one deferred recording when it learnt

@@ -41,35 +41,43 @@ const cli_spec cmd_lessons_spec = {
 	lessons_options, 0
 };
 
-int cli_open_store(callus_store **out, const cli_workspace *ws, int create)
+int cli_open_store_quiet(callus_store **out, const cli_workspace *ws, int create,
+			 callus_error *err)
 {
-	callus_error err = CALLUS_ERROR_INIT;
 	callus_buf path = CALLUS_BUF_INIT;
 	struct stat st;
 	int rc = 0;
 
 	*out = NULL;
-	callus_buf_printf(&path, "%s/.callus/callus.db", ws->root);
+	if (callus_buf_printf(&path, "%s/.callus/callus.db", ws->root) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
 	if (!create && stat(path.ptr, &st) < 0) {
-		callus_buf_release(&path);
-		return 1; /* nothing recorded yet */
+		rc = 1; /* nothing recorded yet */
+		goto out;
 	}
 	/* SQLite writes its journal beside the store: never through a link
 	 * out of the workspace */
-	if (callus_workspace_guard(NULL, ws->root, ".callus", CALLUS_WS_PRIVATE, &err) < 0) {
-		cli_error("%s", callus_error_message(&err));
-		rc = -1;
+	if ((rc = callus_workspace_guard(NULL, ws->root, ".callus", CALLUS_WS_PRIVATE, err)) < 0)
 		goto out;
-	}
-	if (callus_store_open(out, path.ptr, cli_store_timeout(ws),
-			    &err) < 0) {
+	rc = callus_store_open(out, path.ptr, cli_store_timeout(ws), err);
+out:
+	callus_buf_release(&path);
+	return rc < 0 ? (err->code ? err->code : rc) : rc;
+}
+
+int cli_open_store(callus_store **out, const cli_workspace *ws, int create)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	int rc = cli_open_store_quiet(out, ws, create, &err);
+
+	if (rc < 0) {
 		cli_error("%s", callus_error_message(&err));
 		/* a queued recording waits for a busy store (the hook's spool) */
-		rc = err.code == CALLUS_EBUSY ? CALLUS_EBUSY : -1;
+		rc = rc == CALLUS_EBUSY ? CALLUS_EBUSY : -1;
 	}
-out:
 	callus_error_release(&err);
-	callus_buf_release(&path);
 	return rc;
 }
 

@@ -18,6 +18,12 @@
  * another process holds past [store] timeout_ms) or -1. */
 int cli_open_store(callus_store **out, const cli_workspace *ws, int create);
 
+/* cli_open_store() that says nothing: 0, 1 (no store, !create), or a
+ * negative CALLUS_E* code with err set, for a caller whose words depend on
+ * why (a queued pass that stays queued). */
+int cli_open_store_quiet(callus_store **out, const cli_workspace *ws, int create,
+			 callus_error *err);
+
 /* The JSON object of a lesson (every spec-000 field plus id, tool,
  * command, exit_code, affected_files, occurrences, last_seen); new
  * reference. */

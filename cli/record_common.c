@@ -68,6 +68,11 @@ static const char *failsafe_reason(int code)
 	}
 }
 
+int cli_queue_keeps(int rc)
+{
+	return rc == CALLUS_EBUSY || rc == CALLUS_EIO || rc == CALLUS_ENOMEM;
+}
+
 /* Metrics alone are not worth waiting for a lock: past this, the spool. */
 #define METRICS_LOCK_WAIT_MS 250
 
@@ -311,6 +316,28 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 		       callus_learn_result *out, callus_store **keep, const cli_replay *rp,
 		       const cli_queued *q);
 
+/* A queued pass (q, not a live run) that stays queued for its drainer
+ * (cli_queue_keeps: rc): nothing is lost.  Said to the agent only by its
+ * own hook (a queued run a hook drains, q->at_ns, is not this hook's); a
+ * busy store is a wait, logged as a warning, one that cannot be opened or
+ * written now (a full disk) an error, though the fix is learnt once it
+ * can be. */
+static void pass_kept(const cli_workspace *ws, const cli_queued *q, int rc,
+		      const callus_error *err)
+{
+	if (rc == CALLUS_EBUSY) {
+		if (q->at_ns <= 0)
+			cli_error("fix queued: the store is busy with other recordings; it is "
+				  "learnt in the background");
+		cli_log_event(ws, "warn", "pass_queued", callus_error_message(err), NULL);
+		return;
+	}
+	if (q->at_ns <= 0)
+		cli_error("fix queued: %s; it is learnt once the store can take it",
+			  callus_error_message(err));
+	log_error(ws, "pass_kept", callus_error_message(err), NULL);
+}
+
 int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
 		    const char *session, long long started_ns, callus_metrics *m,
 		    callus_learn_result *out, callus_store **keep, const cli_queued *q)
@@ -399,8 +426,15 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 		rc = -1;
 		goto out;
 	}
-	if ((rc = cli_open_store(&store, ws, 0)) != 0) {
-		rc = rc == CALLUS_EBUSY && q ? rc : rc < 0 ? -1 : 0;
+	if ((rc = cli_open_store_quiet(&store, ws, 0, &err)) != 0) {
+		if (rc > 0) {
+			rc = 0;
+		} else if (q && !q->live && cli_queue_keeps(rc)) {
+			pass_kept(ws, q, rc, &err);
+		} else {
+			cli_error("%s", callus_error_message(&err));
+			rc = rc == CALLUS_EBUSY && q ? rc : -1;
+		}
 		goto out;
 	}
 	lc.opts.session = sess;
@@ -427,14 +461,11 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 			    (int)cli_config_long(ws, "lessons", "max", 20), CALLUS_VIEWS_FIX, NULL, NULL);
 	callus_views_owe(&debt, ws->root, NULL);
 	if ((rc = callus_learn_pass(store, &lc.opts, out, &err)) == CALLUS_EBUSY && q) {
-		/* queued before: a drainer learns it, nothing is lost.  Said
-		 * to the agent only by its own hook: a queued run a hook drains
-		 * (q->at_ns) is not this hook's */
-		if (q->at_ns <= 0 && !q->live)
-			cli_error("fix queued: the store is busy with other recordings; it is "
-				  "learnt in the background");
+		/* a live run's caller queues it and says so */
 		if (!q->live)
-			cli_log_event(ws, "warn", "pass_queued", callus_error_message(&err), NULL);
+			pass_kept(ws, q, rc, &err);
+	} else if (rc < 0 && q && !q->live && cli_queue_keeps(rc)) {
+		pass_kept(ws, q, rc, &err);
 	} else if (rc < 0) {
 		cli_error("pending errors not updated: %s", callus_error_message(&err));
 		log_error(ws, "learn_failed", callus_error_message(&err), NULL);
@@ -849,6 +880,15 @@ out:
 				  "recorded in the background");
 		if (!q->live)
 			cli_log_event(ws, "warn", "record_queued", callus_error_message(&err), NULL);
+		callus_metrics_clear(m);
+	} else if (rc < 0 && q && !q->live && cli_queue_keeps(rc)) {
+		/* its entry stays queued (the hook's, a drainer's): recorded
+		 * once the store takes it, nothing dropped; an error all the
+		 * same, the store cannot be written (a full disk) */
+		if (q->at_ns <= 0)
+			cli_error("lesson queued: %s; it is recorded once the store can take it",
+				  callus_error_message(&err));
+		log_error(ws, "record_kept", callus_error_message(&err), NULL);
 		callus_metrics_clear(m);
 	} else if (rc < 0) {
 		const char *reason = failsafe_reason(err.code ? err.code : rc);

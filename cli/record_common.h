@@ -84,6 +84,12 @@ typedef struct cli_queued {
  * (cli_recorded.learn_owed, said by no one), the caller queues it under
  * that name, and its drainer learns it. */
 
+/* Whether a queued run whose recording or learning returned rc stays in
+ * the queue for a drainer (a busy store, one that cannot be opened or
+ * written now: a full disk), rather than go: 1 or 0.  The hook keeps its
+ * entry then, and a drainer stops at it and keeps it. */
+int cli_queue_keeps(int rc);
+
 /* lc learns q's run as of when it ran, when q is one delivered late: 0, or
  * -1 without memory. */
 int cli_learn_queued(cli_learn *lc, const cli_queued *q);

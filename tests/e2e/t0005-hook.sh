@@ -165,7 +165,15 @@ test_expect_success 'an unwritable store: exit 0, valid reply, trouble on stderr
 	payload claude-code-eslint-fail | "$CALLUS" hook claude-code >reply 2>err &&
 	{ test ! -s reply || jq -e . reply >/dev/null; } &&
 	test "$(wc -l <err)" = 1 &&
-	grep -q "record_failed" .callus/log.jsonl
+	grep -q "^callus: lesson queued: cannot open the store .*: file is not a database; it is recorded once the store can take it$" err &&
+	grep -q "record_kept" .callus/log.jsonl &&
+	# kept in the queue, not lost: the store moved aside (as callus
+	# doctor advises), the next drainer records it into a new one
+	test "$(ls .callus/spool | grep -c "\.left\.json$")" = 1 &&
+	mv .callus/callus.db callus.db.aside &&
+	"$CALLUS" hook --drain generic </dev/null >/dev/null 2>&1 &&
+	test -z "$(ls .callus/spool | grep "\.json$")" &&
+	test "$("$CALLUS" lessons --json | jq length)" = 1
 '
 
 test_expect_success 'unknown agent or no agent: a usage error for the person typing it' '

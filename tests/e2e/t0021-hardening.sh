@@ -236,11 +236,31 @@ test_expect_success 'ulimit -f: the check'"'"'s status passes through, the hook 
 	  for i in 1 2 3 4 5 6 7 8; do
 		"$CALLUS" run -- gcc -c "g$i.c" 2>>err; echo "$?" >>codes
 	  done &&
-	  gcc_payload "$PWD" | "$CALLUS" hook generic >reply 2>>err; echo "$?" >>codes ) &&
+	  gcc_payload "$PWD" | "$CALLUS" hook generic >reply 2>herr; echo "$?" >>codes ) &&
 	test "$(sort -u codes)" = "$(printf "0\n1")" &&
 	test "$(tail -1 codes)" = 0 &&
 	jq -e . reply >/dev/null &&
-	grep -q "file size limit (ulimit -f)" err
+	grep -q "file size limit (ulimit -f)" err &&
+	# the hook'"'"'s entry is small enough to be queued: it stays, and is
+	# said to be, and the next drainer with room records it
+	grep -q "^callus: lesson queued: cannot open the store .*: the file size limit (ulimit -f) is reached; it is recorded once the store can take it$" herr &&
+	test "$(ls .callus/spool | grep -c "\.left\.json$")" = 1 &&
+	runs=$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs") &&
+	"$CALLUS" hook --drain generic </dev/null >/dev/null 2>&1 &&
+	test -z "$(ls .callus/spool | grep "\.json$")" &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = $((runs + 1)) &&
+	# so does the pass that fixes it
+	printf "int x;\n" >main.c &&
+	( ulimit -f 1 &&
+	  gcc_payload "$PWD" | jq ".exit_code = 0 | .output = \"\"" |
+		"$CALLUS" hook generic >reply 2>perr ) &&
+	jq -e . reply >/dev/null &&
+	grep -q "^callus: fix queued: cannot open the store .*: the file size limit (ulimit -f) is reached; it is learnt once the store can take it$" perr &&
+	test "$(ls .callus/spool | grep -c "\.left\.json$")" = 1 &&
+	"$CALLUS" hook --drain generic </dev/null >/dev/null 2>&1 &&
+	test -z "$(ls .callus/spool | grep "\.json$")" &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM pending_errors WHERE state = '\''pending'\''")" = 0 &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM pending_errors WHERE state = '\''fixed'\''")" -ge 1
 '
 
 test_expect_success 'SIGPIPE: a closed stderr does not change callus run'"'"'s status' '
