@@ -1157,15 +1157,18 @@ static void check_own_files(struct doctor *d)
 	callus_buf_release(&text);
 }
 
-/* What the log says: how many errors, and the last one. */
+/* What the log says: how many errors, and the last one.  A line cut
+ * short (a write the disk had no room for, the next one appended to it)
+ * is no event: counted apart, never taken for the last. */
 static void check_log(struct doctor *d)
 {
 	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
 	callus_error err = CALLUS_ERROR_INIT;
 	static const char level_error[] = "\"level\":\"error\"";
-	const char *p, *last = NULL;
+	const char *p;
+	json_t *last = NULL;
 	struct stat spool_st;
-	size_t errors = 0;
+	size_t errors = 0, torn = 0;
 	char size[32];
 
 	callus_buf_printf(&path, "%s/.callus/log.jsonl", d->ws->root);
@@ -1178,26 +1181,38 @@ static void check_log(struct doctor *d)
 
 		/* callus_log_event writes compact JSON: the key is spelled so */
 		if (memmem(p, len, level_error, sizeof(level_error) - 1)) {
-			errors++;
-			last = p;
+			json_t *o = json_loadb(p, len, 0, NULL);
+
+			if (json_is_object(o)) {
+				errors++;
+				json_decref(last);
+				last = o;
+			} else {
+				json_decref(o);
+				torn++;
+			}
 		}
 		p += len + (p[len] == '\n');
 	}
 	human(size, text.len);
 	if (last) {
-		json_t *o = json_loadb(last, strcspn(last, "\n"), 0, NULL);
-		const char *msg = json_string_value(json_object_get(o, "message"));
-		const char *at = json_string_value(json_object_get(o, "at"));
-		const char *event = json_string_value(json_object_get(o, "event"));
+		const char *msg = json_string_value(json_object_get(last, "message"));
+		const char *at = json_string_value(json_object_get(last, "at"));
+		const char *event = json_string_value(json_object_get(last, "event"));
 
 		report(d, NOTE, "log",
 		       ".callus/log.jsonl (%s): %zu error%s, the last at %s: %s: %.*s", size, errors,
 		       errors == 1 ? "" : "s", at ? at : "?", event ? event : "?",
 		       msg ? line_width(msg, 160) : 0, msg ? msg : "");
-		json_decref(o);
-	} else {
+	} else if (!torn) {
 		report(d, OK, "log", ".callus/log.jsonl (%s): no error", size);
 	}
+	if (torn)
+		report(d, NOTE, "log",
+		       ".callus/log.jsonl: %zu error line%s cut short, not read (a write the disk "
+		       "had no room for)",
+		       torn, torn == 1 ? "" : "s");
+	json_decref(last);
 spool:
 	if (cli_spool_leads_out(d->ws, &err))
 		report(d, PROBLEM, "spool",

@@ -285,6 +285,13 @@ test_expect_success 'logged errors and waiting metrics are notes, with the last 
 	"$CALLUS" doctor >out &&
 	grep -q "^note     log        .callus/log.jsonl (.*): 1 error, the last at .*: record_failed: .*locked" out &&
 	grep -q "^note     metrics    .callus/metrics.pending holds metrics" out &&
+	# an error line a full disk cut short is no event, and not the last
+	cp .callus/log.jsonl log.kept &&
+	printf "{\"at\":\"2026-12-07T07:17:44.063Z\",\"level\":\"error\",\"event\":\"record_ke" >>.callus/log.jsonl &&
+	"$CALLUS" doctor >out &&
+	grep -q "^note     log        .callus/log.jsonl (.*): 1 error, the last at .*: record_failed: .*locked" out &&
+	grep -q "^note     log        .callus/log.jsonl: 1 error line cut short, not read" out &&
+	mv log.kept .callus/log.jsonl &&
 	# the next recording takes them, leaving the spool one blank line
 	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
 	test "$(wc -c <.callus/metrics.pending)" = 1 &&
