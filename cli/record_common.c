@@ -397,6 +397,18 @@ int cli_pass_counts(const cli_workspace *ws, const callus_detection *det)
 	return counts;
 }
 
+/* A pass out of memory before its learning: a queued one stays queued
+ * (pass_kept), CALLUS_ENOMEM; any other, -1 (said nowhere, as before: no
+ * memory to say it with). */
+static int no_memory(const cli_workspace *ws, const cli_queued *q, callus_error *err)
+{
+	if (!q || q->live)
+		return -1;
+	callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	pass_kept(ws, q, CALLUS_ENOMEM, err);
+	return CALLUS_ENOMEM;
+}
+
 static int record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
 		       const char *session, long long started_ns, callus_metrics *m,
 		       callus_learn_result *out, callus_store **keep, const cli_replay *rp,
@@ -423,7 +435,7 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	}
 	/* stored with the fix and its note, as the failure's is: redacted */
 	if (callus_redact_str(ws->redactor, &sess, session ? session : "") < 0) {
-		rc = -1;
+		rc = no_memory(ws, q, &err);
 		goto out;
 	}
 	if ((rc = cli_open_store_quiet(&store, ws, 0, &err)) != 0) {
@@ -448,7 +460,7 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	 * fix edited again, and leaving the fix out would close its error
 	 * with none. */
 	if (cli_learn_queued(&lc, q) < 0) {
-		rc = -1;
+		rc = no_memory(ws, q, &err);
 		goto out;
 	}
 	/* a busy store: what the pass found goes with it into the queue */
@@ -729,6 +741,23 @@ int cli_replay_failure(const cli_workspace *ws, const callus_detection *det, con
 	return record_failure(ws, det, command, exit_code, cap, session, m, 0, NULL, out, rp);
 }
 
+/* A queued run's stored callback, and whether it came: a recording can
+ * fail after its lesson committed (no memory for its suggestions, its
+ * views), when its entry is gone and the failure is no longer the
+ * queue's. */
+struct stored_seen {
+	const cli_queued *q;
+	int came;
+};
+
+static void stored_seen_cb(void *ctx, int again)
+{
+	struct stored_seen *s = ctx;
+
+	s->came = 1;
+	s->q->stored(s->q->ctx, again);
+}
+
 static int record_failure(const cli_workspace *ws, const callus_detection *det,
 			  const char *command, int exit_code, callus_capture *cap,
 			  const char *intent_id, callus_metrics *m, int related_max,
@@ -754,6 +783,7 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	};
 	callus_record_result res;
 	callus_gc_policy gp;
+	struct stored_seen seen = { q, 0 };
 	cli_learn lc;
 	int rc;
 
@@ -777,8 +807,8 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	opts.learn = &lc.opts;
 	if (q) {
 		opts.origin = q->origin;
-		opts.stored = q->stored;
-		opts.stored_ctx = q->ctx;
+		opts.stored = q->stored ? stored_seen_cb : NULL;
+		opts.stored_ctx = &seen;
 		opts.queued_snapshot = q->left ? &q->left->snapshot : NULL;
 		opts.queued_fixes = q->left ? &q->left->fixes : NULL;
 	} else if (rp) {
@@ -881,6 +911,14 @@ out:
 		if (!q->live)
 			cli_log_event(ws, "warn", "record_queued", callus_error_message(&err), NULL);
 		callus_metrics_clear(m);
+	} else if (rc < 0 && seen.came) {
+		/* the lesson committed, what follows it failed (no memory):
+		 * its views are owed, and the next recording repairs them */
+		const char *msg = err.code || rc != CALLUS_ENOMEM ? callus_error_message(&err)
+								  : "out of memory";
+
+		cli_error("lesson recorded; its files are not updated yet: %s", msg);
+		log_error(ws, "views_failed", msg, NULL);
 	} else if (rc < 0 && q && !q->live && cli_queue_keeps(rc)) {
 		/* its entry stays queued (the hook's, a drainer's): recorded
 		 * once the store takes it, nothing dropped; an error all the
