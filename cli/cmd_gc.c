@@ -156,7 +156,7 @@ static void repaired_said(const callus_views_report *vr, const char *agents)
 
 int cmd_gc(int argc, char **argv)
 {
-	callus_error err = CALLUS_ERROR_INIT, verr = CALLUS_ERROR_INIT;
+	callus_error err = CALLUS_ERROR_INIT, verr = CALLUS_ERROR_INIT, rerr = CALLUS_ERROR_INIT;
 	callus_store *store = NULL;
 	callus_gc_policy p;
 	callus_gc_result r = { 0 };
@@ -221,10 +221,9 @@ int cmd_gc(int argc, char **argv)
 		 * crash expects the views whole when it ends (a dry run counts
 		 * it).  Its error is said, and the pass goes on. */
 		if (callus_views_repair(store, ws.root, agents, agents_max,
-					dry_run ? 0 : CALLUS_VIEWS_FIX, &vr, &verr) < 0) {
+					dry_run ? 0 : CALLUS_VIEWS_FIX, &vr, &rerr) < 0) {
 			cli_error("gc: the files a crashed callus left unwritten cannot be "
-				  "repaired: %s", callus_error_message(&verr));
-			callus_error_release(&verr);
+				  "repaired: %s", callus_error_message(&rerr));
 			repair_failed = 1;
 		}
 		rc = callus_record_gc(store, ws.root, &p, agents, agents_max, &r, &err, &views, &verr);
@@ -276,9 +275,11 @@ said:
 		}
 
 		/* the status is 1 either way: the reason goes with it */
-		if (o && (failed || views < 0))
+		if (o && (failed || views < 0 || repair_failed))
 			json_object_set_new(o, "error",
-					    json_string(callus_error_message(failed ? &err : &verr)));
+					    json_string(callus_error_message(failed	     ? &err
+									     : views < 0 ? &verr
+											 : &rerr)));
 		rc = cli_print_json(o);
 	} else if (!uncounted) {
 		const char *done = dry_run ? "would remove" : "removed";
@@ -296,7 +297,8 @@ said:
 		       : r.wal_left ? "; the store was compacted (its file shrinks once the process "
 				      "reading it lets go)"
 				    : "; the store was compacted");
-		if (vr.debts)
+		/* a repair that failed said so, and its counts stop short */
+		if (vr.debts && !repair_failed)
 			repaired_said(&vr, agents_file(&ws));
 		if (r.model_vectors || r.models)
 			printf("%s %zu vector%s of embedding models the workspace is no longer set "
@@ -337,6 +339,7 @@ out:
 	callus_store_close(store);
 	callus_error_release(&err);
 	callus_error_release(&verr);
+	callus_error_release(&rerr);
 	cli_workspace_release(&ws);
 	return rc;
 }

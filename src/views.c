@@ -281,8 +281,19 @@ static int lesson_file(callus_store *store, const char *workspace, const char *s
 	if (has_lesson_file(workspace, sig))
 		return 0;
 	rep->missing++;
-	if (!fix)
+	if (!fix) {
+		callus_lesson l;
+		callus_error ge = CALLUS_ERROR_INIT;
+
+		/* none: the crash came before the commit, nothing to show
+		 * (as the fix finds it); a store that cannot say counts it */
+		memset(&l, 0, sizeof(l));
+		if (callus_store_get_lesson(store, sig, &l, &ge) == CALLUS_ENOTFOUND)
+			rep->missing--;
+		callus_lesson_release(&l);
+		callus_error_release(&ge);
 		return 0;
+	}
 	if ((rc = callus_views_lesson_file(store, workspace, sig, err)) < 0)
 		return rc;
 	/* none: the crash came before the commit, nothing to show */

@@ -203,6 +203,23 @@ test_expect_success 'a crash between the commit and the views: repaired, reporte
 	echo "$sig" >.callus/owed/999999-1 && "$CALLUS" gc --json >gc.json &&
 	jq -e ".crashed_views == 1" gc.json && "$CALLUS" gc >gc.out && ! grep -q crashed gc.out &&
 	consistent &&
+	# a debt whose lesson never committed (a crash before it) has no file
+	# to write: the dry run counts none, as the pass finds none
+	printf "%064d\n" 7 >.callus/owed/999999-1 &&
+	"$CALLUS" gc --dry-run >gc.out &&
+	grep -qx "would check the files 1 crashed callus process was writing: none is missing or stale now" gc.out &&
+	"$CALLUS" gc >gc.out &&
+	grep -qx "checked the files 1 crashed callus process was writing: none was missing or stale" gc.out &&
+	consistent &&
+	# a repair that fails is said, with the status, and claims nothing
+	echo "$sig" >.callus/owed/999999-1 && mv .lessons lessons.kept && echo x >.lessons &&
+	test_expect_code 1 "$CALLUS" gc >gc.out 2>gc.err &&
+	grep -q "^callus: gc: the files a crashed callus left unwritten cannot be repaired: " gc.err &&
+	! grep -q "repaired\|checked" gc.out &&
+	test_expect_code 1 "$CALLUS" gc --json >gc.json 2>/dev/null &&
+	jq -e ".error | test(\"Not a directory\")" gc.json &&
+	rm .lessons && mv lessons.kept .lessons && "$CALLUS" gc >gc.out &&
+	grep -qx "checked the files 1 crashed callus process was writing: none was missing or stale" gc.out &&
 	# a spool that leads out of the workspace: named by callus doctor;
 	# nothing there is read, recorded or removed, by a hook, its drainer
 	# or doctor --fix (a payload planted there as a cut entry, a file
