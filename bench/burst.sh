@@ -41,13 +41,17 @@ trap '[ -n "${BURST_KEEP:-}" ] || rm -rf "$work"' EXIT
 bench_tools "$repo" "$work" "$repo/build"
 
 # ours: the pids of the processes running $bin or the helper beside it
-# ($helper), a line each: the hooks, and what they start (a drainer and a
-# background pass are named "callus ..." on their command line)
+# ($helper) in the copy $ws, a line each: the hooks, and what they start
+# (a drainer and a background pass are named "callus ..." on their
+# command line); never another workspace's, nor another binary's
 ours() {
 	# shellcheck disable=SC2046 # the paths, a word each
 	set -- $(pgrep -f "^$bin |^callus |^$helper" | sed 's|.*|/proc/&/exe|')
+	# shellcheck disable=SC2046 # the paths, a word each
+	[ $# = 0 ] || set -- $(find "$@" -maxdepth 0 \( -lname "$bin" -o -lname "$helper" \) \
+		2>/dev/null | sed 's|/exe$|/cwd|')
 	[ $# = 0 ] ||
-		find "$@" -maxdepth 0 \( -lname "$bin" -o -lname "$helper" \) 2>/dev/null | cut -d/ -f3
+		find "$@" -maxdepth 0 \( -lname "$ws" -o -lname "$ws/*" \) 2>/dev/null | cut -d/ -f3
 }
 
 # any_alive PID...: whether one of them still runs
@@ -119,11 +123,11 @@ for bin in "$@"; do
 		printf 'processes killed: %s (hooks among them: %s)\n' "$killed" \
 			"$(cat "$work"/out/rc* | grep -c '^137$' || true)"
 		printf 'exit status neither 0 nor killed: %s\n' \
-			"$(cat "$work"/out/rc* | grep -vc '^0$\|^137$' || true)"
+			"$(cat "$work"/out/rc* | grep -Evc '^(0|137)$' || true)"
 		printf 'callus doctor, what is not ok:\n'
-		(cd "$ws" && "$bin" doctor 2>&1) | grep -v '^ok\|^ \|^workspace\|over the threshold' |
-			grep -v '^note *layers .*never synced\|^note *hooks *not set up' |
-			grep -v 'problems\? needs\? attention' | sed 's/^/    /' || true
+		(cd "$ws" && "$bin" doctor 2>&1) | grep -Ev '^ok|^ |^workspace|over the threshold' |
+			grep -Ev '^note *layers .*never synced|^note *hooks *not set up' |
+			grep -Ev 'problems? needs? attention' | sed 's/^/    /' || true
 	else
 		printf 'exit status not 0: %s; reply not JSON: %s\n' \
 			"$(cat "$work"/out/rc* | grep -vc '^0$' || true)" \
