@@ -268,7 +268,6 @@ said:
 				      "redaction_due", r.redaction_due, "vacuumed", r.vacuumed,
 				      "wal_left", r.wal_left);
 
-
 		if (o && json_object_set_new(o, "dry_run", json_boolean(dry_run)) < 0) {
 			json_decref(o);
 			o = NULL;
