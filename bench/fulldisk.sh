@@ -32,8 +32,9 @@ mnt=$work/disk
 mkdir "$mnt" "$work/out"
 trap 'umount "$mnt" 2>/dev/null || true; rm -rf "$work"' EXIT
 bench_tools "$repo" "$work" "$repo/build"
-# room for the copy and 64 MB more
-mb=$(($(du -sm "$from" | cut -f1) + 64))
+# room for the copy and 64 MB more (what a link to the store names: its
+# own size would be none)
+mb=$(($(du -sm "$from/." | cut -f1) + 64))
 mount -t tmpfs -o size="${mb}m" tmpfs "$mnt"
 ws=$mnt/ws
 bench_ready "$from" "$ws" "$bin"
