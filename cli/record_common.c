@@ -316,26 +316,30 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 		       callus_learn_result *out, callus_store **keep, const cli_replay *rp,
 		       const cli_queued *q);
 
-/* A queued pass (q, not a live run) that stays queued for its drainer
- * (cli_queue_keeps: rc): nothing is lost.  Said to the agent only by its
- * own hook (a queued run a hook drains, q->at_ns, is not this hook's); a
- * busy store is a wait, logged as a warning, one that cannot be opened or
- * written now (a full disk) an error, though the fix is learnt once it
- * can be. */
-static void pass_kept(const cli_workspace *ws, const cli_queued *q, int rc,
-		      const callus_error *err)
+/* A queued run (q, not a live run: its caller queues it and says so)
+ * that stays queued for its drainer (cli_queue_keeps: rc), a failure's or
+ * a pass's: nothing is lost.  Said to the agent only by its own hook (a
+ * queued run a hook drains, q->at_ns, is not this hook's); a busy store is
+ * a wait, logged as a warning, one that cannot be opened or written now (a
+ * full disk) an error, though the run is taken in once it can be. */
+static void queued_said(const cli_workspace *ws, const cli_queued *q, int failure, int rc,
+			const callus_error *err)
 {
+	const char *what = failure ? "lesson" : "fix", *done = failure ? "recorded" : "learnt";
+
 	if (rc == CALLUS_EBUSY) {
 		if (q->at_ns <= 0)
-			cli_error("fix queued: the store is busy with other recordings; it is "
-				  "learnt in the background");
-		cli_log_event(ws, "warn", "pass_queued", callus_error_message(err), NULL);
+			cli_error("%s queued: the store is busy with other recordings; it is %s in "
+				  "the background",
+				  what, done);
+		cli_log_event(ws, "warn", failure ? "record_queued" : "pass_queued",
+			      callus_error_message(err), NULL);
 		return;
 	}
 	if (q->at_ns <= 0)
-		cli_error("fix queued: %s; it is learnt once the store can take it",
-			  callus_error_message(err));
-	log_error(ws, "pass_kept", callus_error_message(err), NULL);
+		cli_error("%s queued: %s; it is %s once the store can take it", what,
+			  callus_error_message(err), done);
+	log_error(ws, failure ? "record_kept" : "pass_kept", callus_error_message(err), NULL);
 }
 
 int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
@@ -398,14 +402,14 @@ int cli_pass_counts(const cli_workspace *ws, const callus_detection *det)
 }
 
 /* A pass out of memory before its learning: a queued one stays queued
- * (pass_kept), CALLUS_ENOMEM; any other, -1 (said nowhere, as before: no
+ * (queued_said), CALLUS_ENOMEM; any other, -1 (said nowhere, as before: no
  * memory to say it with). */
 static int no_memory(const cli_workspace *ws, const cli_queued *q, callus_error *err)
 {
 	if (!q || q->live)
 		return -1;
 	callus_error_set(err, CALLUS_ENOMEM, "out of memory");
-	pass_kept(ws, q, CALLUS_ENOMEM, err);
+	queued_said(ws, q, 0, CALLUS_ENOMEM, err);
 	return CALLUS_ENOMEM;
 }
 
@@ -442,7 +446,7 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 		if (rc > 0) {
 			rc = 0;
 		} else if (q && !q->live && cli_queue_keeps(rc)) {
-			pass_kept(ws, q, rc, &err);
+			queued_said(ws, q, 0, rc, &err);
 		} else {
 			cli_error("%s", callus_error_message(&err));
 			rc = rc == CALLUS_EBUSY && q ? rc : -1;
@@ -475,9 +479,9 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	if ((rc = callus_learn_pass(store, &lc.opts, out, &err)) == CALLUS_EBUSY && q) {
 		/* a live run's caller queues it and says so */
 		if (!q->live)
-			pass_kept(ws, q, rc, &err);
+			queued_said(ws, q, 0, rc, &err);
 	} else if (rc < 0 && q && !q->live && cli_queue_keeps(rc)) {
-		pass_kept(ws, q, rc, &err);
+		queued_said(ws, q, 0, rc, &err);
 	} else if (rc < 0) {
 		cli_error("pending errors not updated: %s", callus_error_message(&err));
 		log_error(ws, "learn_failed", callus_error_message(&err), NULL);
@@ -902,14 +906,10 @@ out:
 		 * dropped */
 		callus_metrics_clear(m);
 	} else if (rc == CALLUS_EBUSY && q) {
-		/* queued before: a drainer records it, nothing is dropped (said
-		 * by its own hook only, as a fix queued); a run not queued yet
-		 * is its caller's to queue and tell */
-		if (q->at_ns <= 0 && !q->live)
-			cli_error("lesson queued: the store is busy with other recordings; it is "
-				  "recorded in the background");
+		/* queued before: a drainer records it, nothing is dropped; a
+		 * run not queued yet is its caller's to queue and tell */
 		if (!q->live)
-			cli_log_event(ws, "warn", "record_queued", callus_error_message(&err), NULL);
+			queued_said(ws, q, 1, rc, &err);
 		callus_metrics_clear(m);
 	} else if (rc < 0 && seen.came) {
 		/* the lesson committed, what follows it failed (no memory):
@@ -920,13 +920,8 @@ out:
 		cli_error("lesson recorded; its files are not updated yet: %s", msg);
 		log_error(ws, "views_failed", msg, NULL);
 	} else if (rc < 0 && q && !q->live && cli_queue_keeps(rc)) {
-		/* its entry stays queued (the hook's, a drainer's): recorded
-		 * once the store takes it, nothing dropped; an error all the
-		 * same, the store cannot be written (a full disk) */
-		if (q->at_ns <= 0)
-			cli_error("lesson queued: %s; it is recorded once the store can take it",
-				  callus_error_message(&err));
-		log_error(ws, "record_kept", callus_error_message(&err), NULL);
+		/* its entry stays queued (the hook's, a drainer's) */
+		queued_said(ws, q, 1, rc, &err);
 		callus_metrics_clear(m);
 	} else if (rc < 0) {
 		const char *reason = failsafe_reason(err.code ? err.code : rc);
