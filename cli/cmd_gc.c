@@ -125,6 +125,7 @@ static size_t lesson_files(const char *root)
 	return n;
 }
 
+/* The instructions file the lessons' block is in, as said to a person */
 static const char *agents_file(const cli_workspace *ws)
 {
 	const char *f = callus_config_get(ws->config, "lessons", "file");
@@ -233,7 +234,7 @@ int cmd_gc(int argc, char **argv)
 					     "keeps ('callus help gc')");
 		if (views < 0)
 			cli_error("removed %zu lesson%s, but %s still names %s: %s", r.lessons,
-				  r.lessons == 1 ? "" : "s", agents ? agents : "AGENTS.md",
+				  r.lessons == 1 ? "" : "s", agents_file(&ws),
 				  r.lessons == 1 ? "its file" : "their files",
 				  callus_error_message(&verr));
 	}
