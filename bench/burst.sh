@@ -36,6 +36,10 @@ done
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
 bench_count burst N "$n"
+case ${KILL:-0} in
+0 | 1) ;;
+*) echo "bench/burst.sh: KILL is 0 or 1, not '$KILL'" >&2; exit 2 ;;
+esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-burst.XXXXXX")
 trap '[ -n "${BURST_KEEP:-}" ] || rm -rf "$work"' EXIT
 bench_tools "$repo" "$work" "$repo/build"
@@ -125,9 +129,7 @@ for bin in "$@"; do
 		printf 'exit status neither 0 nor killed: %s\n' \
 			"$(cat "$work"/out/rc* | grep -Evc '^(0|137)$' || true)"
 		printf 'callus doctor, what is not ok:\n'
-		(cd "$ws" && "$bin" doctor 2>&1) | grep -Ev '^ok|^ |^workspace|over the threshold' |
-			grep -Ev '^note *layers .*never synced|^note *hooks *not set up' |
-			grep -Ev 'problems? needs? attention' | sed 's/^/    /' || true
+		bench_doctor_findings "$ws" "$bin"
 	else
 		printf 'exit status not 0: %s; reply not JSON: %s\n' \
 			"$(cat "$work"/out/rc* | grep -vc '^0$' || true)" \

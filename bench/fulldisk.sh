@@ -71,6 +71,4 @@ rm -f "$mnt/filler"
 flock "$ws/.callus/spool/.drain.lock" true
 printf 'the room back, drained: runs +%s, queue entries %s\n' "$(gained)" "$(entries)"
 printf 'callus doctor, what is not ok:\n'
-(cd "$ws" && "$bin" doctor 2>&1) | grep -Ev '^ok|^ |^workspace|over the threshold' |
-	grep -Ev '^note *layers .*never synced|^note *hooks *not set up' |
-	grep -Ev 'problems? needs? attention' | sed 's/^/    /' || true
+bench_doctor_findings "$ws" "$bin"

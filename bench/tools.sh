@@ -228,6 +228,16 @@ bench_fail_payload() {
 		'{command: $cmd, exit_code: 1, output: $o, cwd: $cwd}' >"$4"
 }
 
+# bench_doctor_findings WS CALLUS: what callus doctor finds wrong in WS,
+# its lines that are not ok, indented; the notes every kept store copied
+# gives are left out (notes over their threshold, a team cache never
+# synced, no agent's hook set up).
+bench_doctor_findings() {
+	(cd "$1" && "$2" doctor 2>&1) | grep -Ev '^ok|^ |^workspace|over the threshold' |
+		grep -Ev '^note *layers .*never synced|^note *hooks *not set up' |
+		grep -Ev 'problems? needs? attention' | sed 's/^/    /' || true
+}
+
 # bench_store_sql ARGS...: the shell's sqlite3 on a store between timed
 # hooks, leaving it as it found it: a connection that closes last copies
 # the WAL into the store and deletes it, which callus's own never do
