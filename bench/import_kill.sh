@@ -1,0 +1,83 @@
+#!/bin/sh
+# bench/import_kill.sh - `callus import` killed with SIGKILL at random
+# moments until it is let finish, against the same history imported once
+# whole (issue 14, docs/import.md: an import killed before its end reads
+# again what it replayed since its last save, and nothing counts twice).
+# Two homes get the same synthetic history (bench/import_gen.py, seeded:
+# Claude Code and Codex transcripts); the first is imported once, the
+# second is started again and again, each run killed after a random 0 to
+# 1 s, up to KILLS times (default 12), then let finish.  Prints, for each
+# workspace, the two stores' counts side by side: runs, lessons, their
+# occurrences, signatures, resolutions, their applications, notes, and
+# pending errors by state; "same" when they agree.
+# Usage: bench/import_kill.sh [SESSIONS] [MEGABYTES] [path/to/callus]
+#   (defaults 2000 and 150: some 25 s of import on the machine it was
+#   written on)
+set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
+sessions=${1:-2000}
+mb=${2:-150}
+kills=${KILLS:-12}
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+bench_count import_kill SESSIONS "$sessions"
+bench_count import_kill MEGABYTES "$mb"
+bench_count import_kill KILLS "$kills"
+callus=$(bench_exe import_kill "${3:-$repo/build/callus}") || exit 2
+for tool in python3 sqlite3 git; do
+	command -v "$tool" >/dev/null || { echo "import_kill: $tool is needed" >&2; exit 2; }
+done
+work=$(mktemp -d "${TMPDIR:-/tmp}/callus-import-kill.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+nws=3
+
+# history HOME: the workspaces and their agents' transcripts
+history() {
+	i=0
+	while [ "$i" -lt "$nws" ]; do
+		mkdir -p "$1/src/w$i"
+		git -C "$1/src/w$i" init -q
+		i=$((i + 1))
+	done
+	python3 "$repo/bench/import_gen.py" "$1" "$sessions" "$mb" "$nws" \
+		"$repo/tests/import/fixtures" >/dev/null
+}
+# import HOME: callus import of what HOME's agents wrote
+import() {
+	HOME=$1 XDG_DATA_HOME=$1/.local/share "$callus" import --quiet >"$1.out" 2>&1
+}
+history "$work/whole"
+history "$work/killed"
+import "$work/whole"
+n=0
+while :; do
+	import "$work/killed" &
+	pid=$!
+	sleep "0.$(printf %03d $(($(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 1000)))"
+	if [ "$n" -lt "$kills" ] && kill -9 "$pid" 2>/dev/null; then
+		wait "$pid" 2>/dev/null || true
+		n=$((n + 1))
+		continue
+	fi
+	wait "$pid" || { echo "import_kill: the last import failed:" >&2; cat "$work/killed.out" >&2; exit 1; }
+	break
+done
+echo "## $callus, $sessions sessions ($mb MB), the second import killed $n times"
+echo
+echo "| workspace | imported whole | killed $n times, then let finish | |"
+echo "|:---|:---|:---|:---|"
+q="SELECT (SELECT count(*) FROM runs) || ' runs, ' || (SELECT count(*) FROM lessons) ||
+	' lessons, ' || (SELECT coalesce(sum(occurrences), 0) FROM lessons) || ' occurrences, ' ||
+	(SELECT count(*) FROM signatures) || ' signatures, ' || (SELECT count(*) FROM resolutions) ||
+	' resolutions, ' || (SELECT coalesce(sum(application_count), 0) FROM resolutions) ||
+	' applications, ' || (SELECT count(*) FROM notes) || ' notes, pending ' ||
+	coalesce((SELECT group_concat(state || ' ' || k, ', ') FROM
+		(SELECT state, count(*) k FROM pending_errors GROUP BY state ORDER BY state)), 'none')"
+i=0
+while [ "$i" -lt "$nws" ]; do
+	a=$(bench_store_sql "$work/whole/src/w$i/.callus/callus.db" "$q" 2>/dev/null || echo "no store")
+	b=$(bench_store_sql "$work/killed/src/w$i/.callus/callus.db" "$q" 2>/dev/null || echo "no store")
+	[ "$a" = "$b" ] && same=same || same=DIFFER
+	echo "| w$i | $a | $b | $same |"
+	i=$((i + 1))
+done
