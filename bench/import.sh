@@ -21,13 +21,9 @@ trap 'rm -rf "$work"' EXIT
 home=$work/home
 nws=20
 
-i=0
-while [ "$i" -lt "$nws" ]; do
-	mkdir -p "$home/src/w$i"
-	git -C "$home/src/w$i" init -q
-	i=$((i + 1))
-done
-python3 "$repo/bench/import_gen.py" "$home" "$sessions" "$mb" "$nws" "$repo/tests/import/fixtures"
+# shellcheck source=bench/tools.sh
+. "$repo/bench/tools.sh"
+bench_import_history "$repo" "$home" "$sessions" "$mb" "$nws"
 files=$(find "$home/.claude" "$home/.codex" -name '*.jsonl' | wc -l)
 bytes=$(find "$home/.claude" "$home/.codex" -name '*.jsonl' -exec cat {} + | wc -c)
 echo "# $files transcript files, $((bytes / 1048576)) MiB, $nws workspaces"

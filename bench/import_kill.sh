@@ -33,25 +33,20 @@ nws=3
 
 # history HOME: the workspaces and their agents' transcripts
 history() {
-	i=0
-	while [ "$i" -lt "$nws" ]; do
-		mkdir -p "$1/src/w$i"
-		git -C "$1/src/w$i" init -q
-		i=$((i + 1))
-	done
-	python3 "$repo/bench/import_gen.py" "$1" "$sessions" "$mb" "$nws" \
-		"$repo/tests/import/fixtures" >/dev/null
+	bench_import_history "$repo" "$1" "$sessions" "$mb" "$nws" >/dev/null
 }
 # import HOME: callus import of what HOME's agents wrote
 import() {
 	HOME=$1 XDG_DATA_HOME=$1/.local/share "$callus" import --quiet >"$1.out" 2>&1
 }
+# two homes of one path length: the generator fills its megabytes with
+# sessions, and a longer path in every line would make fewer of them
 history "$work/whole"
-history "$work/killed"
+history "$work/kills"
 import "$work/whole"
 n=0
 while :; do
-	import "$work/killed" &
+	import "$work/kills" &
 	pid=$!
 	sleep "0.$(printf %03d $(($(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 1000)))"
 	if [ "$n" -lt "$kills" ] && kill -9 "$pid" 2>/dev/null; then
@@ -59,7 +54,7 @@ while :; do
 		n=$((n + 1))
 		continue
 	fi
-	wait "$pid" || { echo "import_kill: the last import failed:" >&2; cat "$work/killed.out" >&2; exit 1; }
+	wait "$pid" || { echo "import_kill: the last import failed:" >&2; cat "$work/kills.out" >&2; exit 1; }
 	break
 done
 echo "## $callus, $sessions sessions ($mb MB), the second import killed $n times"
@@ -76,7 +71,7 @@ q="SELECT (SELECT count(*) FROM runs) || ' runs, ' || (SELECT count(*) FROM less
 i=0
 while [ "$i" -lt "$nws" ]; do
 	a=$(bench_store_sql "$work/whole/src/w$i/.callus/callus.db" "$q" 2>/dev/null || echo "no store")
-	b=$(bench_store_sql "$work/killed/src/w$i/.callus/callus.db" "$q" 2>/dev/null || echo "no store")
+	b=$(bench_store_sql "$work/kills/src/w$i/.callus/callus.db" "$q" 2>/dev/null || echo "no store")
 	[ "$a" = "$b" ] && same=same || same=DIFFER
 	echo "| w$i | $a | $b | $same |"
 	i=$((i + 1))

@@ -228,6 +228,20 @@ bench_fail_payload() {
 		'{command: $cmd, exit_code: 1, output: $o, cwd: $cwd}' >"$4"
 }
 
+# bench_import_history REPO HOME SESSIONS MB NWS: HOME's workspaces
+# HOME/src/w0..w(NWS-1), git repositories, and its agents' transcripts in
+# them, SESSIONS sessions of MB megabytes in all (bench/import_gen.py,
+# seeded: the same history each time).
+bench_import_history() {
+	bench_i=0
+	while [ "$bench_i" -lt "$5" ]; do
+		mkdir -p "$2/src/w$bench_i"
+		git -C "$2/src/w$bench_i" init -q
+		bench_i=$((bench_i + 1))
+	done
+	python3 "$1/bench/import_gen.py" "$2" "$3" "$4" "$5" "$1/tests/import/fixtures"
+}
+
 # bench_doctor_findings WS CALLUS: what callus doctor finds wrong in WS,
 # its lines that are not ok, indented; the notes every kept store copied
 # gives are left out (notes over their threshold, a team cache never
