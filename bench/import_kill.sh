@@ -35,18 +35,20 @@ nws=3
 history() {
 	bench_import_history "$repo" "$1" "$sessions" "$mb" "$nws" >/dev/null
 }
-# import HOME: callus import of what HOME's agents wrote
+# import HOME: callus import of what HOME's agents wrote, in this shell's
+# process: started with &, a function is a subshell, and its pid is not
+# the import's (a kill of it left the import running beside the next one)
 import() {
-	HOME=$1 XDG_DATA_HOME=$1/.local/share "$callus" import --quiet >"$1.out" 2>&1
+	exec env HOME="$1" XDG_DATA_HOME="$1/.local/share" "$callus" import --quiet >"$1.out" 2>&1
 }
 # two homes of one path length: the generator fills its megabytes with
 # sessions, and a longer path in every line would make fewer of them
 history "$work/whole"
 history "$work/kills"
-import "$work/whole"
+(import "$work/whole")
 n=0
 while :; do
-	import "$work/kills" &
+	(import "$work/kills") &
 	pid=$!
 	sleep "0.$(printf %03d $(($(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 1000)))"
 	if [ "$n" -lt "$kills" ] && kill -9 "$pid" 2>/dev/null; then
