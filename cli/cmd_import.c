@@ -29,6 +29,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,6 +266,49 @@ out:
 	callus_error_release(&err);
 	callus_buf_release(&b);
 	free(dir);
+	return rc;
+}
+
+/* One import at a time for a user, from before its watermarks are read
+ * until they are saved.  Two replaying the same transcripts at once each
+ * found what the other had just stored (a failure stored already, its
+ * pass fixing the errors the other's replay of it opened again): a fix
+ * was learnt twice (bench/import_kill.sh).  The second waits for the
+ * first and reads what is left.  0 with *fd held, or 1 after saying why. */
+static int import_lock(const char *marks_file, int *fd)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_buf path = CALLUS_BUF_INIT;
+	const char *slash = strrchr(marks_file, '/');
+	int rc = 1;
+
+	*fd = -1;
+	callus_buf_put(&path, marks_file, slash ? (size_t)(slash - marks_file) : 0);
+	if (callus_buf_status(&path) < 0) {
+		callus_error_set(&err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* the user's data directory: private, as the store is */
+	if (path.len && callus_fs_mkdir_p(path.ptr, 0700, &err) < 0)
+		goto out;
+	callus_buf_printf(&path, "%simport.lock", path.len ? "/" : "");
+	if (callus_buf_status(&path) < 0) {
+		callus_error_set(&err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (callus_fs_lock(fd, path.ptr, 0, &err) == CALLUS_EBUSY) {
+		callus_error_release(&err);
+		cli_error("another callus import is running (it holds '%s'); waiting for it to "
+			  "end",
+			  path.ptr);
+		callus_fs_lock(fd, path.ptr, UINT_MAX, &err);
+	}
+	rc = *fd < 0;
+out:
+	if (rc)
+		cli_error("cannot import: %s", callus_error_message(&err));
+	callus_error_release(&err);
+	callus_buf_release(&path);
 	return rc;
 }
 
@@ -964,7 +1008,7 @@ int cli_import(const cli_import_opts *o)
 	marks m;
 	char *marks_file = NULL;
 	const char *home = getenv("HOME");
-	int rc = 0;
+	int rc = 0, lock = -1;
 
 	memset(&im, 0, sizeof(im));
 	memset(&m, 0, sizeof(m));
@@ -999,6 +1043,10 @@ int cli_import(const cli_import_opts *o)
 		free(im.project);
 		return 1;
 	}
+	if (!opt_dry_run && import_lock(marks_file, &lock) != 0) {
+		rc = 1;
+		goto out;
+	}
 	marks_load(&m, marks_file);
 	for (size_t i = 0; callus_transcript_nth(i); i++) {
 		const char *name = callus_transcript_name(callus_transcript_nth(i));
@@ -1014,8 +1062,10 @@ int cli_import(const cli_import_opts *o)
 			rc = 1;
 	if (!opt_dry_run && marks_save(&m, marks_file) < 0)
 		rc = 1;
+	callus_fs_unlock(lock);
 	if (!opt_quiet || rc == 0)
 		summary(&im);
+out:
 	for (size_t i = 0; i < im.nws; i++)
 		wsitem_release(&im.ws[i]);
 	free(im.ws);

@@ -198,6 +198,39 @@ test_expect_success 'an import cut short and run again stores nothing twice' '
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs WHERE learn_owed IS NOT NULL")" = 0
 '
 
+# held IMPORT_LOCK FIFO: holds the import lock (flock(1), the lock callus
+# takes) until a line is written to FIFO, a minute at most (a test that
+# fails before it leaves no process behind); returns once it is held.
+held() {
+	mkfifo "$2" && { timeout 60 flock "$1" sh -c 'read -r x <"$1"' sh "$2" & } &&
+	for _ in $(seq 100); do flock -n "$1" true || return 0; sleep 0.1; done
+	return 1
+}
+
+test_expect_success 'an import started while one runs waits for it, then reads what is left' '
+	command -v flock >/dev/null &&
+	c_project "$HOME/src/wait" && W=$HOME/src/wait &&
+	gcc_session "$W" | claude_session "$W" wait && cd "$W" &&
+	lock=$HOME/.local/share/callus/import.lock &&
+	held "$lock" "$TRASH_DIRECTORY/go" &&
+	{ "$CALLUS" import --project . >"$TRASH_DIRECTORY/wait.out" 2>"$TRASH_DIRECTORY/wait.err" &
+	  imp=$!; } &&
+	for _ in $(seq 100); do
+		grep -q "waiting for it to end" "$TRASH_DIRECTORY/wait.err" && break; sleep 0.1
+	done &&
+	cat "$TRASH_DIRECTORY/wait.err" &&
+	grep -q "another callus import is running (it holds .*import.lock.); waiting for it to end" \
+		"$TRASH_DIRECTORY/wait.err" &&
+	kill -0 "$imp" && ! test -e .callus &&
+	"$CALLUS" import --project . --dry-run >"$TRASH_DIRECTORY/wait.dry" &&
+	grep -q "would import 2 verification commands" "$TRASH_DIRECTORY/wait.dry" &&
+	echo go >"$TRASH_DIRECTORY/go" && wait "$imp" &&
+	grep -q "imported 2 verification commands (1 failed, 1 passed)" "$TRASH_DIRECTORY/wait.out" &&
+	"$CALLUS" resolutions --json | jq -e "length == 1" &&
+	"$CALLUS" import --project . >"$TRASH_DIRECTORY/wait2.out" &&
+	grep -q "imported 0 verification commands" "$TRASH_DIRECTORY/wait2.out"
+'
+
 test_expect_success 'history imported after a failure of today closes nothing of today' '
 	c_project "$HOME/src/today" && W=$HOME/src/today &&
 	(cd "$W" && test_must_fail "$CALLUS" run -- gcc -Werror=format -c show.c >/dev/null 2>&1) &&
