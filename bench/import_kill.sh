@@ -63,18 +63,4 @@ echo "## $callus, $sessions sessions ($mb MB), the second import killed $n times
 echo
 echo "| workspace | imported whole | killed $n times, then let finish | |"
 echo "|:---|:---|:---|:---|"
-q="SELECT (SELECT count(*) FROM runs) || ' runs, ' || (SELECT count(*) FROM lessons) ||
-	' lessons, ' || (SELECT coalesce(sum(occurrences), 0) FROM lessons) || ' occurrences, ' ||
-	(SELECT count(*) FROM signatures) || ' signatures, ' || (SELECT count(*) FROM resolutions) ||
-	' resolutions, ' || (SELECT coalesce(sum(application_count), 0) FROM resolutions) ||
-	' applications, ' || (SELECT count(*) FROM notes) || ' notes, pending ' ||
-	coalesce((SELECT group_concat(state || ' ' || k, ', ') FROM
-		(SELECT state, count(*) k FROM pending_errors GROUP BY state ORDER BY state)), 'none')"
-i=0
-while [ "$i" -lt "$nws" ]; do
-	a=$(bench_store_sql "$work/whole/src/w$i/.callus/callus.db" "$q" 2>/dev/null || echo "no store")
-	b=$(bench_store_sql "$work/kills/src/w$i/.callus/callus.db" "$q" 2>/dev/null || echo "no store")
-	[ "$a" = "$b" ] && same=same || same=DIFFER
-	echo "| w$i | $a | $b | $same |"
-	i=$((i + 1))
-done
+bench_import_compare "$work/whole" "$work/kills" "$nws"

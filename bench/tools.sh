@@ -242,6 +242,30 @@ bench_import_history() {
 	python3 "$1/bench/import_gen.py" "$2" "$3" "$4" "$5" "$1/tests/import/fixtures"
 }
 
+# bench_import_compare A B NWS: the stores of two homes' workspaces w0 ..
+# w(NWS-1) side by side, a table row each (bench_import_history made
+# both): runs, lessons, their occurrences, signatures, resolutions, their
+# applications, notes and pending errors by state; "same" when they agree.
+bench_import_compare() {
+	bench_q="SELECT (SELECT count(*) FROM runs) || ' runs, ' || (SELECT count(*) FROM lessons) ||
+	' lessons, ' || (SELECT coalesce(sum(occurrences), 0) FROM lessons) || ' occurrences, ' ||
+	(SELECT count(*) FROM signatures) || ' signatures, ' || (SELECT count(*) FROM resolutions) ||
+	' resolutions, ' || (SELECT coalesce(sum(application_count), 0) FROM resolutions) ||
+	' applications, ' || (SELECT count(*) FROM notes) || ' notes, pending ' ||
+	coalesce((SELECT group_concat(state || ' ' || k, ', ') FROM
+		(SELECT state, count(*) k FROM pending_errors GROUP BY state ORDER BY state)), 'none')"
+	bench_i=0
+	while [ "$bench_i" -lt "$3" ]; do
+		bench_a=$(bench_store_sql "$1/src/w$bench_i/.callus/callus.db" "$bench_q" 2>/dev/null ||
+			echo "no store")
+		bench_b=$(bench_store_sql "$2/src/w$bench_i/.callus/callus.db" "$bench_q" 2>/dev/null ||
+			echo "no store")
+		[ "$bench_a" = "$bench_b" ] && bench_same=same || bench_same=DIFFER
+		echo "| w$bench_i | $bench_a | $bench_b | $bench_same |"
+		bench_i=$((bench_i + 1))
+	done
+}
+
 # bench_doctor_findings WS CALLUS: what callus doctor finds wrong in WS,
 # its lines that are not ok, indented; the notes every kept store copied
 # gives are left out (notes over their threshold, a team cache never
