@@ -72,7 +72,9 @@ const cli_spec cmd_import_spec = {
 	"command within a minute; what hooks queued is recorded first), are not counted\n"
 	"twice; checks older than the runs 'callus gc' has removed are not replayed.\n"
 	"History closes no error that failed after it.  A malformed or truncated line\n"
-	"is skipped and counted.\n"
+	"is skipped and counted.  One import runs at a time for a user: a second one\n"
+	"waits for the first (it holds $XDG_DATA_HOME/callus/import.lock), then reads\n"
+	"what is left.\n"
 	"'callus init AGENT --import' imports the agent's history of the current\n"
 	"workspace.  docs/import.md has the formats read.",
 	import_options, 0
