@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -388,6 +389,20 @@ out:
 	callus_buf_release(&target);
 	callus_buf_release(&next);
 	return rc;
+}
+
+int callus_fs_user_path(callus_buf *out, const char *var, const char *fallback, const char *name)
+{
+	const char *x = getenv(var), *home = getenv("HOME");
+
+	callus_buf_clear(out);
+	if (x && *x == '/')
+		callus_buf_printf(out, "%s/callus/%s", x, name);
+	else if (home && *home)
+		callus_buf_printf(out, "%s/%s/callus/%s", home, fallback, name);
+	else
+		return CALLUS_ENOTFOUND;
+	return callus_buf_status(out);
 }
 
 int callus_fs_lock(int *out_fd, const char *lock_path, unsigned timeout_ms, callus_error *err)

@@ -20,28 +20,13 @@
 /* ------------------------------------------------------------------ */
 /* Configuration                                                        */
 
-/* $XDG_<var>, else ~/<fallback>, with "/callus/<name>" after it. */
-static int user_path(callus_buf *out, const char *var, const char *fallback, const char *name)
-{
-	const char *x = getenv(var), *home = getenv("HOME");
-
-	callus_buf_clear(out);
-	if (x && *x == '/')
-		callus_buf_printf(out, "%s/callus/%s", x, name);
-	else if (home && *home)
-		callus_buf_printf(out, "%s/%s/callus/%s", home, fallback, name);
-	else
-		return CALLUS_ENOTFOUND;
-	return callus_buf_status(out);
-}
-
 int callus_team_user_config(callus_config **out, callus_error *err)
 {
 	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
 	int rc;
 
 	*out = NULL;
-	rc = user_path(&path, "XDG_CONFIG_HOME", ".config", "config");
+	rc = callus_fs_user_path(&path, "XDG_CONFIG_HOME", ".config", "config");
 	if (rc == 0)
 		rc = callus_fs_read_file(&text, path.ptr, CALLUS_CONFIG_MAX_BYTES, err);
 	if (rc == CALLUS_ENOTFOUND)
@@ -110,7 +95,7 @@ int callus_team_location(callus_buf *out, const callus_config *ws, const callus_
 	} else if (l == CALLUS_LAYER_TEAM) {
 		callus_buf path = CALLUS_BUF_INIT;
 
-		if (user_path(&path, "XDG_DATA_HOME", ".local/share", "team.db") < 0) {
+		if (callus_fs_user_path(&path, "XDG_DATA_HOME", ".local/share", "team.db") < 0) {
 			callus_buf_release(&path);
 			return callus_error_set(err, CALLUS_ENOTFOUND,
 						"no HOME for the embedded team store; set [team] url");

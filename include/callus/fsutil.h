@@ -125,6 +125,14 @@ int callus_fs_read_file(callus_buf *out, const char *path, size_t max, callus_er
 int callus_fs_resolve_link(callus_buf *out, const char *path, callus_error *err);
 
 /*
+ * A file of callus's in the user's directories: "$<var>/callus/<name>"
+ * when $<var> is absolute (XDG_DATA_HOME, XDG_CONFIG_HOME), else
+ * "$HOME/<fallback>/callus/<name>" (".local/share", ".config"), into out
+ * (cleared first).  CALLUS_ENOTFOUND with neither, CALLUS_ENOMEM.
+ */
+int callus_fs_user_path(callus_buf *out, const char *var, const char *fallback, const char *name);
+
+/*
  * Take an exclusive flock(2) on lock_path, creating it 0600 if needed, and
  * store the open descriptor in *out_fd; waits up to timeout_ms (polling),
  * then fails with CALLUS_EBUSY.  Release with callus_fs_unlock().  The lock is

@@ -796,6 +796,39 @@ static void test_open_own(void **state)
 	close(fd);
 }
 
+/* $XDG_<var> when absolute, else $HOME/<fallback>; neither: not found.
+ * The environment is the process's: put back as it was. */
+static void test_user_path(void **state)
+{
+	char *xdg = getenv("XDG_DATA_HOME") ? strdup(getenv("XDG_DATA_HOME")) : NULL;
+	char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	callus_buf b = CALLUS_BUF_INIT;
+
+	(void)state;
+	setenv("XDG_DATA_HOME", "/data", 1);
+	setenv("HOME", "/home/u", 1);
+	assert_int_equal(callus_fs_user_path(&b, "XDG_DATA_HOME", ".local/share", "x.tsv"), 0);
+	assert_string_equal(b.ptr, "/data/callus/x.tsv");
+	/* a relative one is not the specification's: the home's */
+	setenv("XDG_DATA_HOME", "data", 1);
+	assert_int_equal(callus_fs_user_path(&b, "XDG_DATA_HOME", ".local/share", "x.tsv"), 0);
+	assert_string_equal(b.ptr, "/home/u/.local/share/callus/x.tsv");
+	unsetenv("XDG_DATA_HOME");
+	setenv("HOME", "", 1);
+	assert_int_equal(callus_fs_user_path(&b, "XDG_DATA_HOME", ".local/share", "x.tsv"),
+			 CALLUS_ENOTFOUND);
+	unsetenv("HOME");
+	assert_int_equal(callus_fs_user_path(&b, "XDG_DATA_HOME", ".local/share", "x.tsv"),
+			 CALLUS_ENOTFOUND);
+	if (xdg)
+		setenv("XDG_DATA_HOME", xdg, 1);
+	if (home)
+		setenv("HOME", home, 1);
+	free(xdg);
+	free(home);
+	callus_buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -816,6 +849,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_resolve_link, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_own, setup, teardown),
+		cmocka_unit_test(test_user_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
