@@ -86,8 +86,10 @@ const cli_spec cmd_import_spec = {
 #define EDITS_MAX 512
 #define EDITS_BYTES_MAX (2u << 20)
 #define EDIT_BYTES_MAX (256u << 10)
-/* Watermarks written every this many files (and at the end). */
+/* Watermarks written every this many files (and at the end), in the
+ * user's data directory. */
 #define SAVE_EVERY 200
+#define MARKS_FILE "import-watermarks.tsv"
 
 typedef struct edit {
 	char *path, *hunks;
@@ -161,16 +163,22 @@ typedef struct marks {
 	int dirty;
 } marks;
 
-static char *marks_path(const char *home)
+/* The user's data directory's NAME (callus_fs_user_path), its directory
+ * made: private, as the store is.  0, or <0 with err set. */
+static int data_file(callus_buf *out, const char *name, callus_error *err)
 {
-	const char *x = getenv("XDG_DATA_HOME");
-	callus_buf b = CALLUS_BUF_INIT;
+	int rc = callus_fs_user_path(out, "XDG_DATA_HOME", ".local/share", name);
+	char *slash;
 
-	if (x && *x == '/')
-		callus_buf_printf(&b, "%s/callus/import-watermarks.tsv", x);
-	else
-		callus_buf_printf(&b, "%s/.local/share/callus/import-watermarks.tsv", home);
-	return callus_buf_status(&b) < 0 ? NULL : callus_buf_detach(&b);
+	if (rc == CALLUS_ENOTFOUND)
+		return callus_error_set(err, rc, "no HOME, and no XDG_DATA_HOME");
+	if (rc < 0)
+		return callus_error_set(err, rc, "out of memory");
+	slash = strrchr(out->ptr, '/');
+	*slash = 0;
+	rc = callus_fs_mkdir_p(out->ptr, 0700, err);
+	*slash = '/';
+	return rc;
 }
 
 static int marks_set(marks *m, const char *path, callus_import_mark off)
@@ -208,13 +216,17 @@ static callus_import_mark marks_get(const marks *m, const char *path)
 }
 
 /* "RESUME\tSEEN\tPATH" lines; a line that is not one is ignored. */
-static void marks_load(marks *m, const char *file)
+static void marks_load(marks *m)
 {
-	FILE *f = fopen(file, "r");
+	callus_buf file = CALLUS_BUF_INIT;
+	FILE *f = NULL;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 
+	if (callus_fs_user_path(&file, "XDG_DATA_HOME", ".local/share", MARKS_FILE) == 0)
+		f = fopen(file.ptr, "r");
+	callus_buf_release(&file);
 	if (!f)
 		return;
 	while ((n = getline(&line, &cap, f)) > 0) {
@@ -238,11 +250,10 @@ static void marks_load(marks *m, const char *file)
 
 /* Written whole and renamed over the old one (callus_fs_write_atomic): a
  * crash leaves the old watermarks, never half of them. */
-static int marks_save(marks *m, const char *file)
+static int marks_save(marks *m)
 {
 	callus_error err = CALLUS_ERROR_INIT;
-	callus_buf b = CALLUS_BUF_INIT;
-	char *dir = NULL, *slash;
+	callus_buf b = CALLUS_BUF_INIT, file = CALLUS_BUF_INIT;
 	int rc = -1;
 
 	if (!m->dirty)
@@ -250,15 +261,12 @@ static int marks_save(marks *m, const char *file)
 	for (size_t i = 0; i < m->paths.count; i++)
 		callus_buf_printf(&b, "%llu\t%llu\t%s\n", (unsigned long long)m->offsets[i].resume,
 				  (unsigned long long)m->offsets[i].seen, m->paths.items[i]);
-	if (callus_buf_status(&b) < 0 || !(dir = strdup(file))) {
+	if (callus_buf_status(&b) < 0) {
 		callus_error_set(&err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((slash = strrchr(dir, '/')))
-		*slash = 0;
-	/* the user's data directory: private, as the store is */
-	if ((slash && callus_fs_mkdir_p(dir, 0700, &err) < 0) ||
-	    callus_fs_write_atomic(file, b.ptr, b.len, 0600, 0, &err) < 0)
+	if (data_file(&file, MARKS_FILE, &err) < 0 ||
+	    callus_fs_write_atomic(file.ptr, b.ptr, b.len, 0600, 0, &err) < 0)
 		goto out;
 	m->dirty = 0;
 	rc = 0;
@@ -267,7 +275,7 @@ out:
 		cli_error("cannot save the import watermarks: %s", callus_error_message(&err));
 	callus_error_release(&err);
 	callus_buf_release(&b);
-	free(dir);
+	callus_buf_release(&file);
 	return rc;
 }
 
@@ -275,43 +283,30 @@ out:
  * until they are saved.  Two replaying the same transcripts at once each
  * found what the other had just stored (a failure stored already, its
  * pass fixing the errors the other's replay of it opened again): a fix
- * was learnt twice (bench/import_kill.sh).  The second waits for the
- * first and reads what is left.  0 with *fd held, or 1 after saying why. */
-static int import_lock(const char *marks_file, int *fd)
+ * was learnt twice (bench/import_twice.sh).  The second waits for the
+ * first and reads what is left.  A lock that cannot be had is said, and
+ * the import goes on without it, as it did before there was one: the
+ * watermarks are no more writable than it.  The descriptor held, or -1. */
+static int import_lock(void)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_buf path = CALLUS_BUF_INIT;
-	const char *slash = strrchr(marks_file, '/');
-	int rc = 1;
+	int fd = -1, rc;
 
-	*fd = -1;
-	callus_buf_put(&path, marks_file, slash ? (size_t)(slash - marks_file) : 0);
-	if (callus_buf_status(&path) < 0) {
-		callus_error_set(&err, CALLUS_ENOMEM, "out of memory");
-		goto out;
-	}
-	/* the user's data directory: private, as the store is */
-	if (path.len && callus_fs_mkdir_p(path.ptr, 0700, &err) < 0)
-		goto out;
-	callus_buf_printf(&path, "%simport.lock", path.len ? "/" : "");
-	if (callus_buf_status(&path) < 0) {
-		callus_error_set(&err, CALLUS_ENOMEM, "out of memory");
-		goto out;
-	}
-	if (callus_fs_lock(fd, path.ptr, 0, &err) == CALLUS_EBUSY) {
+	if ((rc = data_file(&path, "import.lock", &err)) == 0 &&
+	    (rc = callus_fs_lock(&fd, path.ptr, 0, &err)) == CALLUS_EBUSY) {
 		callus_error_release(&err);
 		cli_error("another callus import is running (it holds '%s'); waiting for it to "
 			  "end",
 			  path.ptr);
-		callus_fs_lock(fd, path.ptr, UINT_MAX, &err);
+		rc = callus_fs_lock(&fd, path.ptr, UINT_MAX, &err);
 	}
-	rc = *fd < 0;
-out:
-	if (rc)
-		cli_error("cannot import: %s", callus_error_message(&err));
+	if (rc < 0)
+		cli_error("cannot take the import lock: %s; importing without it",
+			  callus_error_message(&err));
 	callus_error_release(&err);
 	callus_buf_release(&path);
-	return rc;
+	return fd;
 }
 
 static void marks_release(marks *m)
@@ -909,7 +904,7 @@ static int older_than_since(const char *path)
 	return strcmp(when, opt_since) < 0;
 }
 
-static int import_agent(importer *im, const char *agent, marks *m, const char *marks_file)
+static int import_agent(importer *im, const char *agent, marks *m)
 {
 	const callus_transcript_ops *ops = callus_transcript_find(agent);
 	callus_strlist files = CALLUS_STRLIST_INIT;
@@ -948,7 +943,7 @@ static int import_agent(importer *im, const char *agent, marks *m, const char *m
 		    (to.resume != from.resume || to.seen != from.seen) && marks_set(m, path, to) < 0)
 			rc = -1;
 		if (!opt_dry_run && (im->ifile + 1) % SAVE_EVERY == 0)
-			marks_save(m, marks_file);
+			marks_save(m);
 		progress(im, 0);
 	}
 	if (files.count)
@@ -1008,7 +1003,6 @@ int cli_import(const cli_import_opts *o)
 {
 	importer im;
 	marks m;
-	char *marks_file = NULL;
 	const char *home = getenv("HOME");
 	int rc = 0, lock = -1;
 
@@ -1039,35 +1033,28 @@ int cli_import(const cli_import_opts *o)
 			return 1;
 		}
 	}
-	if (!(marks_file = marks_path(im.home ? im.home : (home ? home : "")))) {
-		cli_error("out of memory");
-		free(im.home);
-		free(im.project);
-		return 1;
-	}
-	if (!opt_dry_run && import_lock(marks_file, &lock) != 0) {
-		rc = 1;
-		goto out;
-	}
-	marks_load(&m, marks_file);
+	/* with no home there is nothing to read, and nowhere to keep what
+	 * was read: no lock either */
+	if (!opt_dry_run && im.home)
+		lock = import_lock();
+	marks_load(&m);
 	for (size_t i = 0; callus_transcript_nth(i); i++) {
 		const char *name = callus_transcript_name(callus_transcript_nth(i));
 
 		if (opt_agent && strcmp(opt_agent, name))
 			continue;
-		if (import_agent(&im, name, &m, marks_file) < 0)
+		if (import_agent(&im, name, &m) < 0)
 			rc = 1;
 	}
 	/* the instructions file's block, once per workspace */
 	for (size_t i = 0; i < im.nws && !opt_dry_run; i++)
 		if (cli_replay_views(&im.ws[i].ws) < 0)
 			rc = 1;
-	if (!opt_dry_run && marks_save(&m, marks_file) < 0)
+	if (!opt_dry_run && marks_save(&m) < 0)
 		rc = 1;
 	callus_fs_unlock(lock);
 	if (!opt_quiet || rc == 0)
 		summary(&im);
-out:
 	for (size_t i = 0; i < im.nws; i++)
 		wsitem_release(&im.ws[i]);
 	free(im.ws);
@@ -1077,7 +1064,6 @@ out:
 	callus_strlist_release(&im.missing);
 	callus_strlist_release(&im.outside);
 	marks_release(&m);
-	free(marks_file);
 	return rc;
 }
 

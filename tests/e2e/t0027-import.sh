@@ -199,36 +199,55 @@ test_expect_success 'an import cut short and run again stores nothing twice' '
 '
 
 # held IMPORT_LOCK FIFO: holds the import lock (flock(1), the lock callus
-# takes) until a line is written to FIFO, a minute at most (a test that
-# fails before it leaves no process behind); returns once it is held.
+# takes) until a line is written to fd 4, FIFO opened read-write (a write
+# never blocks, the holder gone or not), a minute at most (a test that fails
+# before it leaves no process behind); returns once the lock is held (flock
+# -E: another's lock, not a file flock could not open).
 held() {
-	mkfifo "$2" && { timeout 60 flock "$1" sh -c 'read -r x <"$1"' sh "$2" & } &&
-	for _ in $(seq 100); do flock -n "$1" true || return 0; sleep 0.1; done
+	mkdir -p "${1%/*}" && mkfifo "$2" && exec 4<>"$2" &&
+	{ timeout 60 flock "$1" sh -c 'read -r x <"$1"' sh "$2" & } &&
+	for _ in $(seq 100); do
+		flock -n -E 99 "$1" true || test $? != 99 || return 0
+		sleep 0.1
+	done
 	return 1
 }
 
+test_skip_unless_tool flock timeout
 test_expect_success 'an import started while one runs waits for it, then reads what is left' '
-	command -v flock >/dev/null &&
 	c_project "$HOME/src/wait" && W=$HOME/src/wait &&
 	gcc_session "$W" | claude_session "$W" wait && cd "$W" &&
-	lock=$HOME/.local/share/callus/import.lock &&
-	held "$lock" "$TRASH_DIRECTORY/go" &&
+	held "$HOME/.local/share/callus/import.lock" "$TRASH_DIRECTORY/go" &&
 	{ "$CALLUS" import --project . >"$TRASH_DIRECTORY/wait.out" 2>"$TRASH_DIRECTORY/wait.err" &
 	  imp=$!; } &&
-	for _ in $(seq 100); do
-		grep -q "waiting for it to end" "$TRASH_DIRECTORY/wait.err" && break; sleep 0.1
-	done &&
-	cat "$TRASH_DIRECTORY/wait.err" &&
-	grep -q "another callus import is running (it holds .*import.lock.); waiting for it to end" \
-		"$TRASH_DIRECTORY/wait.err" &&
-	kill -0 "$imp" && ! test -e .callus &&
-	"$CALLUS" import --project . --dry-run >"$TRASH_DIRECTORY/wait.dry" &&
-	grep -q "would import 2 verification commands" "$TRASH_DIRECTORY/wait.dry" &&
-	echo go >"$TRASH_DIRECTORY/go" && wait "$imp" &&
+	ok=0 && {
+		for _ in $(seq 100); do
+			grep -q "waiting for it to end" "$TRASH_DIRECTORY/wait.err" && break
+			sleep 0.1
+		done
+		cat "$TRASH_DIRECTORY/wait.err" &&
+		grep -q "another callus import is running (it holds .*import.lock.); waiting for it to end" \
+			"$TRASH_DIRECTORY/wait.err" &&
+		kill -0 "$imp" && ! test -e .callus &&
+		"$CALLUS" import --project . --dry-run >"$TRASH_DIRECTORY/wait.dry" &&
+		grep -q "would import 2 verification commands" "$TRASH_DIRECTORY/wait.dry"
+	} || ok=1
+	echo go >&4 && wait "$imp" && test "$ok" = 0 &&
 	grep -q "imported 2 verification commands (1 failed, 1 passed)" "$TRASH_DIRECTORY/wait.out" &&
 	"$CALLUS" resolutions --json | jq -e "length == 1" &&
 	"$CALLUS" import --project . >"$TRASH_DIRECTORY/wait2.out" &&
 	grep -q "imported 0 verification commands" "$TRASH_DIRECTORY/wait2.out"
+'
+
+test_expect_success 'no HOME: nothing to import, no lock, nothing made; no lock to be had: said' '
+	mkdir nohome && cd nohome &&
+	env -u HOME -u XDG_DATA_HOME "$CALLUS" import >out 2>err && cat out err &&
+	grep -q "imported 0 verification commands" out && test_must_be_empty err &&
+	env -u XDG_DATA_HOME HOME="$TRASH_DIRECTORY/nohome/gone" "$CALLUS" import >out 2>err &&
+	test_must_be_empty err && ! test -e gone &&
+	: >afile && HOME=$PWD XDG_DATA_HOME=$PWD/afile "$CALLUS" import >out 2>err && cat err &&
+	grep -q "cannot take the import lock: .*afile.*; importing without it" err &&
+	grep -q "imported 0 verification commands" out
 '
 
 test_expect_success 'history imported after a failure of today closes nothing of today' '
