@@ -35,9 +35,10 @@ nws=3
 history() {
 	bench_import_history "$repo" "$1" "$sessions" "$mb" "$nws" >/dev/null
 }
-# import HOME: callus import of what HOME's agents wrote, in this shell's
-# process: started with &, a function is a subshell, and its pid is not
-# the import's (a kill of it left the import running beside the next one)
+# import HOME: callus import of what HOME's agents wrote, exec'd: called in
+# a ( ... ) of its own, whose pid is then the import's (a function started
+# with & is a subshell that waits for the import: killing it left the
+# import running beside the next one)
 import() {
 	exec env HOME="$1" XDG_DATA_HOME="$1/.local/share" "$callus" import --quiet >"$1.out" 2>&1
 }
@@ -45,7 +46,7 @@ import() {
 # sessions, and a longer path in every line would make fewer of them
 history "$work/whole"
 history "$work/kills"
-(import "$work/whole")
+(import "$work/whole") || { echo "import_kill: the whole import failed:" >&2; cat "$work/whole.out" >&2; exit 1; }
 n=0
 while :; do
 	(import "$work/kills") &

@@ -30,7 +30,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/callus-import-twice.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 nws=3
 
-# import HOME OUT: callus import of what HOME's agents wrote
+# import HOME OUT: callus import of what HOME's agents wrote, exec'd: called
+# in a ( ... ) of its own, whose pid is then the import's
 import() {
 	exec env HOME="$1" XDG_DATA_HOME="$1/.local/share" "$callus" import --quiet >"$2" 2>&1
 }
@@ -42,7 +43,8 @@ while [ "$r" -le "$rounds" ]; do
 	rm -rf "$work/whole" "$work/twice"
 	bench_import_history "$repo" "$work/whole" "$sessions" "$mb" "$nws" >/dev/null
 	bench_import_history "$repo" "$work/twice" "$sessions" "$mb" "$nws" >/dev/null
-	(import "$work/whole" "$work/whole.out")
+	(import "$work/whole" "$work/whole.out") ||
+		{ echo "import_twice: the one import failed:" >&2; cat "$work/whole.out" >&2; exit 1; }
 	(import "$work/twice" "$work/a.out") &
 	a=$!
 	(import "$work/twice" "$work/b.out") &
