@@ -528,6 +528,21 @@ int callus_store_state_set(callus_store *s, const char *key, const char *value,
 	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot write the state of");
 }
 
+int callus_store_state_claim(callus_store *s, const char *key, const char *value, char **out,
+			     callus_error *err)
+{
+	const char *v[] = { key, value };
+	int sq = callus_sql_exec_texts(s->db,
+				       "INSERT INTO sync_state (key, value) VALUES (?1, ?2)"
+				       " ON CONFLICT (key) DO NOTHING",
+				       v, 2);
+
+	*out = NULL;
+	if (sq != SQLITE_OK)
+		return callus_store_db_error(s, err, sq, "cannot write the state of");
+	return callus_store_state_get(s, key, out, err);
+}
+
 int64_t callus_store_query_int(callus_store *s, const char *sql)
 {
 	sqlite3_stmt *st = NULL;

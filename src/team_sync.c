@@ -27,7 +27,10 @@
 
 #define PULL_PAGE 5000 /* notes applied per transaction of a pull */
 
-/* This workspace's name in the layers' outcomes: random, made once. */
+/* This workspace's name in the layers' outcomes: random, made once.  Two
+ * first syncs at once both found none: each stored its own, and the one
+ * whose was overwritten reported the same outcomes again under its name
+ * (every count doubled) and withdrew as no one. */
 static int instance_of(callus_store *s, char **out, callus_error *err)
 {
 	unsigned char raw[8];
@@ -46,9 +49,9 @@ static int instance_of(callus_store *s, char **out, callus_error *err)
 	close(fd);
 	for (size_t i = 0; i < sizeof(raw); i++)
 		snprintf(hex + 2 * i, 3, "%02x", raw[i]);
-	if ((rc = callus_store_state_set(s, "instance", hex, err)) < 0)
+	if ((rc = callus_store_state_claim(s, "instance", hex, out, err)) < 0)
 		return rc;
-	return (*out = strdup(hex)) ? 0 : callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	return *out ? 0 : callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 }
 
 /* ------------------------------------------------------------------ */
@@ -106,11 +109,38 @@ static int redact_proposal(callus_shared_note *n, const callus_redactor *r,
 	return 0;
 }
 
+/* The proposals made, in note_promotions: pairs of a note's id and the
+ * layer it came from, in one transaction. */
+static int record_proposals(callus_store *s, callus_layer l, const callus_strlist *made,
+			    const char *now, callus_error *err)
+{
+	int rc, sq = SQLITE_OK;
+
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	for (size_t i = 0; i + 1 < made->count && sq == SQLITE_OK; i += 2) {
+		const char *v[] = { made->items[i], made->items[i + 1], callus_layer_name(l), now };
+
+		sq = callus_sql_exec_texts(callus_store_db(s),
+					   "INSERT OR IGNORE INTO note_promotions (note_id,"
+					   " from_layer, to_layer, status, at)"
+					   " VALUES (?1, ?2, ?3, 'proposed', ?4)",
+					   v, 4);
+	}
+	if (sq != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot record the proposals in");
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	return callus_store_exec(s, "COMMIT", err);
+}
+
 static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, long min,
 		       const char *instance, const char *identity, const callus_redactor *r,
 		       callus_sync_report *rep, callus_metrics *m, callus_error *err)
 {
 	sqlite3_stmt *st = NULL;
+	callus_strlist made = CALLUS_STRLIST_INIT;
 	char *now = callus_now_iso8601();
 	int sq, rc = 0;
 
@@ -165,17 +195,15 @@ static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, lon
 			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		else
 			rc = callus_knowledge_propose(k, &n, &created, err);
+		/* proposed here or by another clone first: ours either way.
+		 * Recorded once the candidates are read: written while their
+		 * statement reads, a write must find the store as that read
+		 * began, and another sync's write meanwhile made SQLite refuse
+		 * it at once, past any wait (two first syncs at once) */
+		if (rc == 0 && (callus_strlist_add(&made, n.id, strlen(n.id)) < 0 ||
+				callus_strlist_add(&made, from, strlen(from)) < 0))
+			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		if (rc == 0) {
-			/* proposed here or by another clone first: ours either way */
-			const char *v[] = { n.id, from, callus_layer_name(l), now };
-
-			sq = callus_sql_exec_texts(callus_store_db(s),
-						   "INSERT OR IGNORE INTO note_promotions (note_id,"
-						   " from_layer, to_layer, status, at)"
-						   " VALUES (?1, ?2, ?3, 'proposed', ?4)",
-						   v, 4);
-			if (sq != SQLITE_OK)
-				rc = callus_store_db_error(s, err, sq, "cannot record the proposal in");
 			if (created) {
 				const char *labels[] = { from, callus_layer_name(l), "proposed" };
 
@@ -192,8 +220,20 @@ static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, lon
 	}
 	if (rc == 0 && sq != SQLITE_DONE)
 		rc = callus_store_db_error(s, err, sq, "cannot read the notes in");
+	sqlite3_finalize(st);
+	st = NULL;
+	/* what was proposed before a failure is recorded all the same */
+	if (made.count) {
+		callus_error we = CALLUS_ERROR_INIT;
+		int wr = record_proposals(s, l, &made, now, rc == 0 ? err : &we);
+
+		callus_error_release(&we);
+		if (rc == 0)
+			rc = wr;
+	}
 out:
 	sqlite3_finalize(st);
+	callus_strlist_release(&made);
 	free(now);
 	return rc;
 }
@@ -254,9 +294,13 @@ static int withdraw_all(callus_store *s, callus_knowledge *k, callus_layer l, co
 		if (w == 0)
 			rep->withdrawn++;
 		v[2] = w == 0 ? "rejected" : "withdrawn";
+		/* of two syncs withdrawing at once, the one that found none
+		 * there (the other's done) says what it saw only of a proposal
+		 * still undecided here: it is the other's withdrawal that
+		 * stands */
 		sq = callus_sql_exec_texts(callus_store_db(s),
 					   "UPDATE note_promotions SET status = ?3 WHERE note_id = ?1"
-					   " AND to_layer = ?2",
+					   " AND to_layer = ?2 AND (status = 'proposed' OR ?3 = 'rejected')",
 					   v, 3);
 		if (sq != SQLITE_OK)
 			rc = callus_store_db_error(s, err, sq, "cannot record the withdrawal in");

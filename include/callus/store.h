@@ -53,6 +53,11 @@ int callus_store_schema_version(callus_store *s);
 int callus_store_state_get(callus_store *s, const char *key, char **out, callus_error *err);
 int callus_store_state_set(callus_store *s, const char *key, const char *value,
 			   callus_error *err);
+/* value stored under key unless one is there already, and *out (the
+ * caller's) the one that stands: of two processes making the same mark at
+ * once, both read the first one's. */
+int callus_store_state_claim(callus_store *s, const char *key, const char *value, char **out,
+			     callus_error *err);
 
 /* One execution of a check, recorded with the lesson it produced. */
 typedef struct callus_run_info {

@@ -573,6 +573,69 @@ static void schema_43_imported_base(void **state)
 	assert_int_equal(int_sql(f->ws1, "SELECT applications FROM notes"), 503);
 }
 
+/* Two syncs at once.  The team store here is the workspace's own file:
+ * each proposal is then another connection's write to it between the
+ * reading of the candidates and their recording, as a second sync's was.
+ * A proposal recorded while its candidates' statement still read failed
+ * at once ("database is locked", no wait helps), and nothing was
+ * recorded. */
+static void proposals_while_written(void **state)
+{
+	fixture *f = *state;
+	callus_knowledge *same = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_sync_report r;
+	char url[160];
+
+	snprintf(url, sizeof(url), "sqlite:%s", f->ws1);
+	assert_int_equal(callus_knowledge_open(&same, url, 5000, NULL), 0);
+	add_note(f->ws1, "aaaaaaaaaaaa", 5, 5);
+	add_note(f->ws1, "bbbbbbbbbbbb", 6, 6);
+	if (callus_team_sync(f->s1, same, CALLUS_LAYER_TEAM, 0, "dev@x", NULL, &r, NULL, &err) < 0)
+		fail_msg("%s", callus_error_message(&err));
+	assert_int_equal(r.proposed, 2);
+	assert_int_equal(int_sql(f->ws1, "SELECT count(*) FROM note_promotions"
+					 " WHERE status = 'proposed' AND to_layer = 'team'"), 2);
+	assert_int_equal(int_sql(f->ws1, "SELECT count(*) FROM shared_notes"), 2);
+	/* recorded: not proposed again */
+	assert_int_equal(callus_team_sync(f->s1, same, CALLUS_LAYER_TEAM, 0, "dev@x", NULL, &r, NULL,
+					  &err), 0);
+	assert_int_equal(r.proposed, 0);
+	callus_knowledge_close(same);
+	callus_error_release(&err);
+}
+
+/* The workspace's name in the outcomes is made once: a mark another sync
+ * made first is the one both use (each made its own, and the outcomes
+ * were reported twice, under two names). */
+static void instance_once(void **state)
+{
+	fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	char *a = NULL, *b = NULL;
+
+	assert_int_equal(callus_store_state_claim(f->s1, "instance", "0123456789abcdef", &a, &err),
+			 0);
+	assert_string_equal(a, "0123456789abcdef");
+	assert_int_equal(callus_store_state_claim(f->s1, "instance", "fedcba9876543210", &b, &err),
+			 0);
+	assert_string_equal(b, "0123456789abcdef");
+	free(a);
+	free(b);
+	add_note(f->ws1, "aaaaaaaaaaaa", 5, 5);
+	{
+		callus_sync_report r;
+
+		assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", NULL,
+						  &r, NULL, &err),
+				 0);
+	}
+	assert_int_equal(int_sql(f->team, "SELECT count(DISTINCT instance) FROM shared_outcomes"), 1);
+	assert_int_equal(int_sql(f->team, "SELECT count(*) FROM shared_outcomes"
+					  " WHERE instance = '0123456789abcdef'"), 1);
+	callus_error_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -586,6 +649,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(location_not_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(schema_43_imported_base, setup, teardown),
 		cmocka_unit_test_setup_teardown(withdrawn, setup, teardown),
+		cmocka_unit_test_setup_teardown(proposals_while_written, setup, teardown),
+		cmocka_unit_test_setup_teardown(instance_once, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
