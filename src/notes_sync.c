@@ -601,7 +601,23 @@ out:
 	return sq;
 }
 
-/* One file of the folder, against what the store knows of it. */
+/* Whether note id is in the store, asked under the write lock:
+ * SQLITE_ROW, SQLITE_DONE, or an error. */
+static int stored_since(sync_run *r, const char *id)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(r->s), "SELECT 1 FROM notes WHERE id = ?1", -1,
+				    &st, NULL);
+
+	if (sq == SQLITE_OK) {
+		callus_sql_bind_text(st, 1, id);
+		sq = sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
+	return sq;
+}
+
+/* The folder could not be read: errno said. */
 static int dir_error(sync_run *r, callus_error *err)
 {
 	return callus_error_set(err, CALLUS_EIO, "cannot read the notes folder '%s': %s", r->dir.ptr,
@@ -619,6 +635,7 @@ static int open_dir(sync_run *r, callus_error *err)
 	return 0;
 }
 
+/* One file of the folder, against what the store knows of it. */
 static int sync_file(sync_run *r, const char *name, callus_error *err)
 {
 	callus_error fe = CALLUS_ERROR_INIT;
@@ -677,10 +694,17 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (k)
+	if (k) {
 		sq = take_edit(r, &n, hex, mtime_ns(&st), (int64_t)st.st_size, &k->size);
-	else
+	} else if ((sq = stored_since(r, id)) == SQLITE_ROW) {
+		/* taken in by another process since the notes were read (two
+		 * recordings after a pull brought the file): there already,
+		 * where inserting it again failed the whole sync */
+		sq = SQLITE_OK;
+		goto out;
+	} else if (sq == SQLITE_DONE) {
 		sq = import_note(r, &n, hex, mtime_ns(&st), (int64_t)st.st_size);
+	}
 	if (sq == SQLITE_OK)
 		r->changed++;
 out:

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -242,6 +243,55 @@ static void added_file_is_imported(void **state)
 	assert_int_equal(test_wrong_sketches(callus_store_db(f->s)), 0);
 	callus_note_release(&n);
 	assert_int_equal(sync_round(f), 0);
+}
+
+/* Two processes taking in the same new note file (two recordings after a
+ * pull brought it): the second read the notes before the first took it
+ * in, and inserting it again failed its whole sync ("UNIQUE constraint
+ * failed: notes.id").  Here another process holds the write lock while
+ * this one reads, takes the note in and commits: this one's sync then
+ * finds it there, and changes nothing. */
+static void added_by_another_meanwhile(void **state)
+{
+	fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	size_t changed = 99;
+	int go[2], status = 0;
+	char c;
+	pid_t pid;
+
+	write_note(f, NOTES, "added by a teammate");
+	folder_changed(f);
+	assert_int_equal(pipe(go), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		callus_store *s2 = NULL;
+		size_t n = 0;
+		int ok;
+
+		close(go[0]);
+		ok = callus_store_open(&s2, f->path, 5000, NULL) == 0 &&
+		     callus_store_exec(s2, "BEGIN IMMEDIATE", NULL) == 0 && write(go[1], "x", 1) == 1;
+		/* long enough for the parent to have read the notes, and
+		 * waited at its write lock */
+		usleep(500000);
+		ok = ok && callus_notes_sync(s2, f->dir, &n, NULL) == 0 && n == 1 &&
+		     callus_store_exec(s2, "COMMIT", NULL) == 0;
+		callus_store_close(s2);
+		_exit(ok ? 0 : 1);
+	}
+	close(go[1]);
+	assert_int_equal(read(go[0], &c, 1), 1);
+	close(go[0]);
+	if (callus_notes_sync(f->s, f->dir, &changed, &err) < 0)
+		fail_msg("%s", callus_error_message(&err));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(changed, 0);
+	assert_int_equal(one_int(f, "SELECT count(*) FROM notes WHERE title = 'added by a teammate'"),
+			 1);
+	callus_error_release(&err);
 }
 
 /* Schema 23 keeps the first 32 hex digits of a file's hash: a store that
@@ -911,6 +961,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(unchanged_changes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(added_file_is_imported, setup, teardown),
+		cmocka_unit_test_setup_teardown(added_by_another_meanwhile, setup, teardown),
 		cmocka_unit_test_setup_teardown(hashes_of_schema_22_still_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_notes_own_title_is_kept_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(edit_in_place_is_taken_in, setup, teardown),
