@@ -531,16 +531,24 @@ int callus_store_state_set(callus_store *s, const char *key, const char *value,
 int callus_store_state_claim(callus_store *s, const char *key, const char *value, char **out,
 			     callus_error *err)
 {
-	const char *v[] = { key, value };
-	int sq = callus_sql_exec_texts(s->db,
-				       "INSERT INTO sync_state (key, value) VALUES (?1, ?2)"
-				       " ON CONFLICT (key) DO NOTHING",
-				       v, 2);
+	sqlite3_stmt *st = NULL;
+	/* one statement: the value that stands is the one it returns */
+	int sq = sqlite3_prepare_v2(s->db,
+				    "INSERT INTO sync_state (key, value) VALUES (?1, ?2)"
+				    " ON CONFLICT (key) DO UPDATE SET value = value RETURNING value",
+				    -1, &st, NULL);
 
 	*out = NULL;
-	if (sq != SQLITE_OK)
-		return callus_store_db_error(s, err, sq, "cannot write the state of");
-	return callus_store_state_get(s, key, out, err);
+	if (sq == SQLITE_OK) {
+		callus_sql_bind_text(st, 1, key);
+		callus_sql_bind_text(st, 2, value);
+		if ((sq = sqlite3_step(st)) == SQLITE_ROW)
+			sq = (*out = callus_sql_column_dup(st, 0)) ? SQLITE_OK : SQLITE_NOMEM;
+		else if (sq == SQLITE_DONE)
+			sq = SQLITE_INTERNAL; /* an upsert returns its row */
+	}
+	sqlite3_finalize(st);
+	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot write the state of");
 }
 
 int64_t callus_store_query_int(callus_store *s, const char *sql)

@@ -114,10 +114,8 @@ static int redact_proposal(callus_shared_note *n, const callus_redactor *r,
 static int record_proposals(callus_store *s, callus_layer l, const callus_strlist *made,
 			    const char *now, callus_error *err)
 {
-	int rc, sq = SQLITE_OK;
+	int nested, sq = callus_store_tx_begin(s, &nested);
 
-	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
-		return rc;
 	for (size_t i = 0; i + 1 < made->count && sq == SQLITE_OK; i += 2) {
 		const char *v[] = { made->items[i], made->items[i + 1], callus_layer_name(l), now };
 
@@ -127,12 +125,11 @@ static int record_proposals(callus_store *s, callus_layer l, const callus_strlis
 					   " VALUES (?1, ?2, ?3, 'proposed', ?4)",
 					   v, 4);
 	}
-	if (sq != SQLITE_OK) {
-		rc = callus_store_db_error(s, err, sq, "cannot record the proposals in");
-		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
-		return rc;
-	}
-	return callus_store_exec(s, "COMMIT", err);
+	/* ended either way: a commit that fails is rolled back, and leaves
+	 * no transaction open for the pull's */
+	sq = callus_store_tx_end(s, nested, sq == SQLITE_OK) == SQLITE_OK ? sq
+	     : sq == SQLITE_OK ? sqlite3_errcode(callus_store_db(s)) : sq;
+	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot record the proposals in");
 }
 
 static int propose_all(callus_store *s, callus_knowledge *k, callus_layer l, long min,
@@ -537,6 +534,23 @@ static int redact_pulled(puller *p, callus_shared_note *n)
 	return rc;
 }
 
+/* The pull's watermark moved to mark, never back: two syncs at once each
+ * wrote the revision their own pages reached, the one that read less last
+ * (the next pull read again what lay between). */
+static int watermark_forward(callus_store *s, const char *key, const char *mark,
+			     callus_error *err)
+{
+	const char *v[] = { key, mark };
+	int sq = callus_sql_exec_texts(callus_store_db(s),
+				       "INSERT INTO sync_state (key, value) VALUES (?1, ?2)"
+				       " ON CONFLICT (key) DO UPDATE SET value = CASE WHEN"
+				       "  CAST(excluded.value AS INTEGER) > CAST(value AS INTEGER)"
+				       "  THEN excluded.value ELSE value END",
+				       v, 2);
+
+	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot write the state of");
+}
+
 static int apply_pulled(puller *p, const callus_shared_note *n, const char *now,
 			callus_sync_report *rep)
 {
@@ -546,6 +560,13 @@ static int apply_pulled(puller *p, const callus_shared_note *n, const char *now,
 	int64_t rid, base_apps = 0, base_succ = 0;
 	int sq;
 
+	/* a copy older than the cache's (another sync at once pulled the
+	 * newer one first) changes nothing */
+	if (p_int(p, 7, "SELECT revision FROM note_cache WHERE layer = ?1 AND id = ?2", layer,
+		  n->id, &sq) > n->revision)
+		return SQLITE_OK;
+	if (sq != SQLITE_OK)
+		return sq;
 	if (p->promotions) {
 		const char *v[] = { n->id, layer, status };
 
@@ -750,7 +771,7 @@ static int pull_all(callus_store *s, callus_knowledge *k, callus_layer l, callus
 		if (sq != SQLITE_OK)
 			rc = callus_store_db_error(s, err, sq, "cannot cache the layer's notes in");
 		else
-			rc = callus_store_state_set(s, key.ptr, ws, err);
+			rc = watermark_forward(s, key.ptr, ws, err);
 		if (rc < 0) {
 			sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 			goto out;
@@ -848,6 +869,13 @@ int callus_team_bind(callus_store *s, callus_layer l, const char *location, call
 		goto out;
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		goto out;
+	/* read again under the lock: another sync at once may have bound the
+	 * layer since, and pulled pages this one would forget */
+	free(was);
+	if ((rc = callus_store_state_get(s, key.ptr, &was, err)) < 0 || (was && !strcmp(was, id))) {
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		goto out;
+	}
 	if (was) {
 		const char *m[] = { mark.ptr };
 

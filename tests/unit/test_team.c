@@ -605,6 +605,31 @@ static void proposals_while_written(void **state)
 	callus_error_release(&err);
 }
 
+/* Two syncs pulling at once: a copy of a note older than the one the
+ * cache holds (the other sync took the newer first) changes nothing. */
+static void older_pull_changes_nothing(void **state)
+{
+	fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_sync_report r;
+
+	add_note(f->ws1, "aaaaaaaaaaaa", 5, 5);
+	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", NULL, &r, NULL,
+					  &err), 0);
+	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "aaaaaaaaaaaa",
+						 CALLUS_SHARED_APPROVED, "lead", "", &err), 0);
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
+	assert_int_equal(r.pulled, 1);
+	/* the cache as a later revision left it, the watermark as a sync that
+	 * read only the first pages would leave it */
+	exec_sql(f->ws2, "UPDATE note_cache SET revision = 1000, title = 'as revised'");
+	exec_sql(f->ws2, "UPDATE sync_state SET value = '0' WHERE key = 'watermark.team'");
+	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
+	assert_int_equal(int_sql(f->ws2, "SELECT count(*) FROM note_cache WHERE revision = 1000"
+					 " AND title = 'as revised'"), 1);
+	callus_error_release(&err);
+}
+
 /* The workspace's name in the outcomes is made once: a mark another sync
  * made first is the one both use (each made its own, and the outcomes
  * were reported twice, under two names). */
@@ -651,6 +676,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(withdrawn, setup, teardown),
 		cmocka_unit_test_setup_teardown(proposals_while_written, setup, teardown),
 		cmocka_unit_test_setup_teardown(instance_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(older_pull_changes_nothing, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
