@@ -32,6 +32,7 @@ for tool in gcc git jq sqlite3; do
 done
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-at-once.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
 export GIT_CONFIG_NOSYSTEM=1
 
 # home DIR: a user of their own
