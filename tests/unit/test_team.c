@@ -290,9 +290,6 @@ static void promote_approve_pull(void **state)
 	callus_error_release(&err);
 }
 
-/* A note the layer holds with a secret in it (proposed by an older
- * callus, or written there by hand) is redacted as it is taken in: the
- * cached copy, its resolution and the signature made for it. */
 /* A note an older callus stored with a secret in it (its store not yet
  * gone over by the catch-up pass) reaches the layer's store redacted:
  * every maintainer reads that store. */
@@ -325,6 +322,9 @@ static void proposed_redacted(void **state)
 			 1);
 }
 
+/* A note the layer holds with a secret in it (proposed by an older
+ * callus, or written there by hand) is redacted as it is taken in: the
+ * cached copy, its resolution and the signature made for it. */
 static void pulled_redacted(void **state)
 {
 	fixture *f = *state;
