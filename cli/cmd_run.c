@@ -50,10 +50,11 @@ const cli_spec cmd_run_spec = {
 	"for the same errors before are printed.  When the check later passes (or fails\n"
 	"without that error), it is fixed and the diff since its failure is kept\n"
 	"as a resolution ('callus help resolutions').  A store busy past [store]\n"
-	"timeout_ms (other recordings, a reindex) queues the run in .callus/spool (or,\n"
-	"its lesson stored, the learning of its errors), as a hook does, for a drainer\n"
-	"in the background; a run whose check has a run still queued waits there behind\n"
-	"it.  If recording fails, callus says so once on stderr and in\n"
+	"timeout_ms (other recordings, a reindex), or one that cannot take the failure\n"
+	"now (a full disk, a store that is no database), queues the run in .callus/spool\n"
+	"(or, its lesson stored, the learning of its errors), as a hook does, for a\n"
+	"drainer in the background; a run whose check has a run still queued waits\n"
+	"there behind it.  If recording fails, callus says so once on stderr and in\n"
 	".callus/log.jsonl; CMD's result is unchanged.",
 	run_options, 1
 };
@@ -305,7 +306,7 @@ int cmd_run(int argc, char **argv)
 		char *origin = cli_spool_run_origin(ended_ns);
 		cli_queued q = { origin, NULL, NULL, 0, NULL, &left, 1 };
 		cli_run_queued rq = { stored ? stored : command, status, &cap, intent_id, &left,
-				      CLI_SPOOL_UNSEEN, ended_ns, 0, NULL };
+				      CLI_SPOOL_UNSEEN, ended_ns, 0, NULL, NULL, 0 };
 		long long seen;
 		int rc = 1;
 
@@ -319,8 +320,13 @@ int cmd_run(int argc, char **argv)
 			callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, recorded, 1);
 			rc = cli_record_failure(&ws, &det, rq.command, status, &cap, intent_id,
 						metrics, 0, &q, &rec);
-			if (rc == CALLUS_EBUSY)
+			/* turned away for now (busy, a full disk): queued */
+			if (rc == CALLUS_EBUSY || rec.kept_why) {
+				rq.why = rec.kept_why;
+				rq.cause = rc;
 				rc = cli_queue_run(&ws, &det, &rq, metrics, quiet) < 0 ? -1 : 1;
+				cli_recorded_release(&rec);
+			}
 		}
 		cli_spool_kept_release(&left);
 		if (rc < 0) {
@@ -360,7 +366,7 @@ int cmd_run(int argc, char **argv)
 		cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
 		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left, 1 };
 		cli_run_queued rq = { stored ? stored : command, 0, NULL, intent_id, &left,
-				      CLI_SPOOL_UNSEEN, ended_ns, 0, NULL };
+				      CLI_SPOOL_UNSEEN, ended_ns, 0, NULL, NULL, 0 };
 		long long seen;
 		int rc = 1;
 

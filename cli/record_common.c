@@ -923,6 +923,11 @@ out:
 		/* its entry stays queued (the hook's, a drainer's) */
 		queued_said(ws, q, 1, rc, &err);
 		callus_metrics_clear(m);
+	} else if (rc < 0 && q && cli_queue_keeps(rc) &&
+		   (out->kept_why = strdup(err.code ? callus_error_message(&err) : "out of memory"))) {
+		/* a live run not queued yet: its caller's to queue and tell,
+		 * as for a busy store */
+		callus_metrics_clear(m);
 	} else if (rc < 0) {
 		const char *reason = failsafe_reason(err.code ? err.code : rc);
 		const char *const extra[] = { "reason", reason, "tool", det->tool ? det->tool : "",
@@ -968,6 +973,32 @@ static int queue_owed(const cli_workspace *ws, const callus_detection *det,
 	return 0;
 }
 
+/* A live failure the store could not take now (r->why), not for being
+ * busy: queued as a hook's is, and said as a hook's is (queued_said's
+ * words); lost, and said so, when the queue cannot take it either. */
+static int queue_kept(const cli_workspace *ws, const callus_detection *det,
+		      const cli_run_queued *r, callus_metrics *m, int quiet)
+{
+	static const char *const recorded[] = { "true" };
+	const char *const reason[] = { failsafe_reason(r->cause) };
+	const char *const extra[] = { "reason", reason[0], "tool", det->tool ? det->tool : "",
+				      NULL };
+
+	if (cli_spool_queue_run(ws, r->command, r->code, r->cap, r->session, det->tool, r->kept,
+				r->newest, r->ended_ns, NULL) == 0) {
+		if (!quiet)
+			cli_error("lesson queued: %s; it is recorded once the store can take it",
+				  r->why);
+		log_error(ws, "record_kept", r->why, extra);
+		callus_metrics_add(m, CALLUS_METRIC_RUN_TOTAL, recorded, 1);
+		return 0;
+	}
+	cli_error("lesson not recorded: %s; the queue cannot be written either", r->why);
+	log_error(ws, "record_failed", r->why, extra);
+	callus_metrics_add(m, CALLUS_METRIC_FAILSAFE_DROPPED, reason, 1);
+	return -1;
+}
+
 int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const cli_run_queued *r,
 		  callus_metrics *m, int quiet)
 {
@@ -978,6 +1009,8 @@ int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const cl
 
 	if (r->owed)
 		return queue_owed(ws, det, r, quiet);
+	if (r->why)
+		return queue_kept(ws, det, r, m, quiet);
 	if (cli_spool_queue_run(ws, r->command, r->code, r->cap, r->session, det->tool, r->kept,
 				r->newest, r->ended_ns, NULL) == 0) {
 		if (!quiet)
@@ -1015,6 +1048,7 @@ void cli_recorded_release(cli_recorded *r)
 	callus_notes_free(r->notes, r->nnotes);
 	free(r->file);
 	free(r->signature);
+	free(r->kept_why);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -33,6 +33,11 @@ typedef struct cli_recorded {
 				 * not learnt for a busy store: its queue
 				 * entry is to go to a drainer, which learns
 				 * it (callus_record_result.learn_owed) */
+	char *kept_why;         /* owned: a live run the store could not take
+				 * now, for a cause the queue keeps
+				 * (cli_queue_keeps) other than a busy
+				 * store: why, for its caller to queue it
+				 * with (cli_run_queued.why); nothing said */
 } cli_recorded;
 
 /* How to learn from a run of a check: learn.c's options, the snapshot's,
@@ -78,7 +83,9 @@ typedef struct cli_queued {
  * and does not redact a whole output into the queue at every failure): a
  * busy store is returned as CALLUS_EBUSY without a word, and a failure's
  * capture is kept for the caller, who then queues the run
- * (cli_spool_queue_run) and says so.  Its origin, when set, is the name
+ * (cli_spool_queue_run) and says so; so is a failure the store cannot take
+ * now for another cause the queue keeps (a full disk, a store that is no
+ * database: cli_recorded.kept_why, then cli_run_queued.why).  Its origin, when set, is the name
  * that entry would have (cli_spool_run_origin), stored with the failure:
  * when the failure commits and its learning then finds the store busy
  * (cli_recorded.learn_owed, said by no one), the caller queues it under
@@ -271,6 +278,10 @@ typedef struct cli_run_queued {
 	const char *owed;           /* a failure stored under this origin
 				     * (the live q's) whose learning found the
 				     * store busy; NULL: none */
+	const char *why;            /* turned away for this, not a busy store
+				     * (cli_recorded.kept_why: a full disk, a
+				     * store that is no database); NULL: busy */
+	int cause;                  /* why's code (CALLUS_EIO, CALLUS_ENOMEM) */
 } cli_run_queued;
 
 /* Queue r for a drainer.  Said on stderr unless quiet; a failure queued is
