@@ -329,7 +329,10 @@ int cmd_run(int argc, char **argv)
 			}
 		}
 		cli_spool_kept_release(&left);
-		if (rc < 0) {
+		if (rc < 0 && rec.committed) {
+			/* its lesson is stored, counted in its transaction */
+			cli_flush_metrics(&ws, metrics, NULL, 1);
+		} else if (rc < 0) {
 			callus_metrics_add(metrics, CALLUS_METRIC_RUN_TOTAL, dropped, 1);
 			cli_flush_metrics(&ws, metrics, NULL, 1);
 		} else if (rc > 0) {

@@ -759,7 +759,8 @@ static void stored_seen_cb(void *ctx, int again)
 	struct stored_seen *s = ctx;
 
 	s->came = 1;
-	s->q->stored(s->q->ctx, again);
+	if (s->q->stored)
+		s->q->stored(s->q->ctx, again);
 }
 
 static int record_failure(const cli_workspace *ws, const callus_detection *det,
@@ -811,7 +812,9 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	opts.learn = &lc.opts;
 	if (q) {
 		opts.origin = q->origin;
-		opts.stored = q->stored ? stored_seen_cb : NULL;
+		/* seen for a live run too: one that fails after its lesson
+		 * committed is not queued again */
+		opts.stored = stored_seen_cb;
 		opts.stored_ctx = &seen;
 		opts.queued_snapshot = q->left ? &q->left->snapshot : NULL;
 		opts.queued_fixes = q->left ? &q->left->fixes : NULL;
@@ -905,26 +908,30 @@ out:
 		/* an earlier delivery (or replay) recorded it: nothing was
 		 * dropped */
 		callus_metrics_clear(m);
+	} else if (rc < 0 && seen.came) {
+		/* the lesson committed, what follows it failed (no memory,
+		 * a busy instructions file): its views are owed, and the
+		 * next recording repairs them.  Before any queue: a lesson
+		 * stored is not queued again */
+		const char *msg = err.code || rc != CALLUS_ENOMEM ? callus_error_message(&err)
+								  : "out of memory";
+
+		cli_error("lesson recorded; its files are not updated yet: %s", msg);
+		log_error(ws, "views_failed", msg, NULL);
+		out->committed = 1;
 	} else if (rc == CALLUS_EBUSY && q) {
 		/* queued before: a drainer records it, nothing is dropped; a
 		 * run not queued yet is its caller's to queue and tell */
 		if (!q->live)
 			queued_said(ws, q, 1, rc, &err);
 		callus_metrics_clear(m);
-	} else if (rc < 0 && seen.came) {
-		/* the lesson committed, what follows it failed (no memory):
-		 * its views are owed, and the next recording repairs them */
-		const char *msg = err.code || rc != CALLUS_ENOMEM ? callus_error_message(&err)
-								  : "out of memory";
-
-		cli_error("lesson recorded; its files are not updated yet: %s", msg);
-		log_error(ws, "views_failed", msg, NULL);
 	} else if (rc < 0 && q && !q->live && cli_queue_keeps(rc)) {
 		/* its entry stays queued (the hook's, a drainer's) */
 		queued_said(ws, q, 1, rc, &err);
 		callus_metrics_clear(m);
 	} else if (rc < 0 && q && cli_queue_keeps(rc) &&
-		   (out->kept_why = strdup(err.code ? callus_error_message(&err) : "out of memory"))) {
+		   (out->kept_why = strdup(err.code || rc != CALLUS_ENOMEM ? callus_error_message(&err)
+								      : "out of memory"))) {
 		/* a live run not queued yet: its caller's to queue and tell,
 		 * as for a busy store */
 		callus_metrics_clear(m);

@@ -33,6 +33,8 @@ typedef struct cli_recorded {
 				 * not learnt for a busy store: its queue
 				 * entry is to go to a drainer, which learns
 				 * it (callus_record_result.learn_owed) */
+	int committed;          /* failed (< 0) after its lesson committed:
+				 * said so, nothing to queue or drop */
 	char *kept_why;         /* owned: a live run the store could not take
 				 * now, for a cause the queue keeps
 				 * (cli_queue_keeps) other than a busy
