@@ -980,71 +980,60 @@ static int queue_owed(const cli_workspace *ws, const callus_detection *det,
 	return 0;
 }
 
-/* A live failure the store could not take now (r->why), not for being
- * busy: queued as a hook's is, and said as a hook's is (queued_said's
- * words); lost, and said so, when the queue cannot take it either. */
-static int queue_kept(const cli_workspace *ws, const callus_detection *det,
-		      const cli_run_queued *r, callus_metrics *m, int quiet)
-{
-	static const char *const recorded[] = { "true" };
-	const char *const reason[] = { failsafe_reason(r->cause) };
-	const char *const extra[] = { "reason", reason[0], "tool", det->tool ? det->tool : "",
-				      NULL };
-
-	if (cli_spool_queue_run(ws, r->command, r->code, r->cap, r->session, det->tool, r->kept,
-				r->newest, r->ended_ns, NULL) == 0) {
-		if (!quiet)
-			cli_error("lesson queued: %s; it is recorded once the store can take it",
-				  r->why);
-		log_error(ws, "record_kept", r->why, extra);
-		callus_metrics_add(m, CALLUS_METRIC_RUN_TOTAL, recorded, 1);
-		return 0;
-	}
-	cli_error("lesson not recorded: %s; the queue cannot be written either", r->why);
-	log_error(ws, "record_failed", r->why, extra);
-	callus_metrics_add(m, CALLUS_METRIC_FAILSAFE_DROPPED, reason, 1);
-	return -1;
-}
-
 int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const cli_run_queued *r,
 		  callus_metrics *m, int quiet)
 {
 	static const char *const recorded[] = { "true" };
-	const char *const reason[] = { failsafe_reason(CALLUS_EBUSY) };
+	/* turned away by a busy store, or by one that cannot take it now
+	 * (why: a full disk), said as a hook's kept entry is */
+	const char *const reason[] = { failsafe_reason(r->why ? r->cause : CALLUS_EBUSY) };
 	const char *const extra[] = { "reason", reason[0], "tool", det->tool ? det->tool : "",
 				      NULL };
+	callus_buf lost = CALLUS_BUF_INIT;
+	const char *said;
 
 	if (r->owed)
 		return queue_owed(ws, det, r, quiet);
-	if (r->why)
-		return queue_kept(ws, det, r, m, quiet);
 	if (cli_spool_queue_run(ws, r->command, r->code, r->cap, r->session, det->tool, r->kept,
 				r->newest, r->ended_ns, NULL) == 0) {
-		if (!quiet)
-			cli_error("%s queued: %s; it is %s in the background",
-				  r->code ? "lesson" : "fix",
-				  r->behind ? "a run of this check is queued before it"
-					    : "the store is busy with other work",
-				  r->code ? "recorded" : "learnt");
-		cli_log_event(ws, "warn", r->code ? "run_queued" : "pass_queued",
-			      r->behind ? "a run of its check is queued before it: the run is "
-					  "queued for a drainer"
-					: "the store was busy: the run is queued for a drainer",
-			      extra + 2);
+		if (r->why) {
+			if (!quiet)
+				cli_error("lesson queued: %s; it is recorded once the store can "
+					  "take it",
+					  r->why);
+			log_error(ws, "record_kept", r->why, extra);
+		} else {
+			if (!quiet)
+				cli_error("%s queued: %s; it is %s in the background",
+					  r->code ? "lesson" : "fix",
+					  r->behind ? "a run of this check is queued before it"
+						    : "the store is busy with other work",
+					  r->code ? "recorded" : "learnt");
+			cli_log_event(ws, "warn", r->code ? "run_queued" : "pass_queued",
+				      r->behind ? "a run of its check is queued before it: the "
+						  "run is queued for a drainer"
+						: "the store was busy: the run is queued for a "
+						  "drainer",
+				      extra + 2);
+		}
 		if (r->code)
 			callus_metrics_add(m, CALLUS_METRIC_RUN_TOTAL, recorded, 1);
 		return 0;
 	}
 	if (r->behind)
 		return -1;
+	if (r->why)
+		callus_buf_printf(&lost, "%s, and the queue cannot be written", r->why);
+	said = r->why && callus_buf_status(&lost) == 0 ? lost.ptr : LOCKED_UNQUEUED;
 	if (r->code) {
-		cli_error("lesson not recorded: %s", LOCKED_UNQUEUED);
-		log_error(ws, "record_failed", LOCKED_UNQUEUED, extra);
+		cli_error("lesson not recorded: %s", said);
+		log_error(ws, "record_failed", said, extra);
 		callus_metrics_add(m, CALLUS_METRIC_FAILSAFE_DROPPED, reason, 1);
 	} else {
-		cli_error("pending errors not updated: %s", LOCKED_UNQUEUED);
-		log_error(ws, "learn_failed", LOCKED_UNQUEUED, extra);
+		cli_error("pending errors not updated: %s", said);
+		log_error(ws, "learn_failed", said, extra);
 	}
+	callus_buf_release(&lost);
 	return -1;
 }
 

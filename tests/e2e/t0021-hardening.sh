@@ -249,13 +249,19 @@ test_expect_success 'ulimit -f: the check'"'"'s status passes through, the hook 
 	repo limited && cd limited &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c main.c 2>/dev/null &&
 	for i in 1 2 3 4 5 6 7 8; do printf "int v%d = ;\n" "$i" >"g$i.c"; done &&
+	for i in $(seq 40); do printf "int w%d = ;\n" "$i"; done >big.c &&
 	( ulimit -f 1 &&
 	  for i in 1 2 3 4 5 6 7 8; do
 		"$CALLUS" run -- gcc -c "g$i.c" 2>>err; echo "$?" >>codes
 	  done &&
-	  gcc_payload "$PWD" | "$CALLUS" hook generic >reply 2>herr; echo "$?" >>codes ) &&
+	  gcc_payload "$PWD" | "$CALLUS" hook generic >reply 2>herr; echo "$?" >>codes
+	  # an output whose entry cannot be written under the limit either
+	  # (through a pipe: a file of it would stop at the limit first)
+	  "$CALLUS" run -- gcc -c big.c 2>&1 >/dev/null | grep "^callus: " >bigerr
+	  echo "${PIPESTATUS[0]}" >>codes ) &&
 	test "$(sort -u codes)" = "$(printf "0\n1")" &&
-	test "$(tail -1 codes)" = 0 &&
+	test "$(sed -n 9p codes)" = 0 && test "$(tail -1 codes)" = 1 &&
+	grep -q "^callus: lesson not recorded: cannot open the store .*: the file size limit (ulimit -f) is reached, and the queue cannot be written$" bigerr &&
 	jq -e . reply >/dev/null &&
 	# callus run queues its failures as the hook does, and says so (err,
 	# under the limit too, keeps the first lines)
