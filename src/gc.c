@@ -174,15 +174,8 @@ static int delete_runs(callus_store *s, const char *before, const callus_gc_poli
 			  before, limit_of(p), &n);
 	/* only ever moved up: a pass replaying an older history (p->now)
 	 * does not make runs it removed before look kept */
-	if (sq == SQLITE_OK && n) {
-		const char *v[] = { CALLUS_STORE_RUNS_GONE_KEY, before };
-
-		sq = callus_sql_exec_texts(callus_store_db(s),
-					   "INSERT INTO sync_state (key, value) VALUES (?1, ?2)"
-					   " ON CONFLICT (key) DO UPDATE SET value ="
-					   " max(value, excluded.value)",
-					   v, 2);
-	}
+	if (sq == SQLITE_OK && n)
+		sq = callus_store_state_raise(s, CALLUS_STORE_RUNS_GONE_KEY, before, 0);
 	if (sq == SQLITE_OK)
 		sq = callus_store_tx_end(s, nested, 1);
 	else

@@ -528,6 +528,20 @@ int callus_store_state_set(callus_store *s, const char *key, const char *value,
 	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot write the state of");
 }
 
+int callus_store_state_raise(callus_store *s, const char *key, const char *value, int numeric)
+{
+	const char *v[] = { key, value };
+
+	return callus_sql_exec_texts(s->db,
+				     numeric ? "INSERT INTO sync_state (key, value) VALUES (?1, ?2)"
+					       " ON CONFLICT (key) DO UPDATE SET value ="
+					       " max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))"
+					     : "INSERT INTO sync_state (key, value) VALUES (?1, ?2)"
+					       " ON CONFLICT (key) DO UPDATE SET value ="
+					       " max(value, excluded.value)",
+				     v, 2);
+}
+
 int callus_store_state_claim(callus_store *s, const char *key, const char *value, char **out,
 			     callus_error *err)
 {

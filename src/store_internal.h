@@ -45,6 +45,12 @@ int callus_store_exec(callus_store *s, const char *sql, callus_error *err);
 int callus_store_tx_begin(callus_store *s, int *nested);
 int callus_store_tx_end(callus_store *s, int nested, int ok);
 
+/* A mark of sync_state set to value unless it is past it already: one
+ * that only moves up (the time runs may be gone before, a pull's
+ * watermark), whoever writes it last.  Compared as numbers when numeric,
+ * else as text (ISO 8601 times).  An SQLite result code. */
+int callus_store_state_raise(callus_store *s, const char *key, const char *value, int numeric);
+
 /*
  * Several reads of one moment: a read transaction of its own (BEGIN; the
  * snapshot is taken at the first read), unless the caller is in one

@@ -49,9 +49,7 @@ static int instance_of(callus_store *s, char **out, callus_error *err)
 	close(fd);
 	for (size_t i = 0; i < sizeof(raw); i++)
 		snprintf(hex + 2 * i, 3, "%02x", raw[i]);
-	if ((rc = callus_store_state_claim(s, "instance", hex, out, err)) < 0)
-		return rc;
-	return *out ? 0 : callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	return callus_store_state_claim(s, "instance", hex, out, err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -114,8 +112,10 @@ static int redact_proposal(callus_shared_note *n, const callus_redactor *r,
 static int record_proposals(callus_store *s, callus_layer l, const callus_strlist *made,
 			    const char *now, callus_error *err)
 {
-	int nested, sq = callus_store_tx_begin(s, &nested);
+	int nested, end, sq = callus_store_tx_begin(s, &nested);
 
+	if (sq != SQLITE_OK)
+		return callus_store_db_error(s, err, sq, "cannot record the proposals in");
 	for (size_t i = 0; i + 1 < made->count && sq == SQLITE_OK; i += 2) {
 		const char *v[] = { made->items[i], made->items[i + 1], callus_layer_name(l), now };
 
@@ -127,8 +127,9 @@ static int record_proposals(callus_store *s, callus_layer l, const callus_strlis
 	}
 	/* ended either way: a commit that fails is rolled back, and leaves
 	 * no transaction open for the pull's */
-	sq = callus_store_tx_end(s, nested, sq == SQLITE_OK) == SQLITE_OK ? sq
-	     : sq == SQLITE_OK ? sqlite3_errcode(callus_store_db(s)) : sq;
+	end = callus_store_tx_end(s, nested, sq == SQLITE_OK);
+	if (sq == SQLITE_OK)
+		sq = end;
 	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot record the proposals in");
 }
 
@@ -534,23 +535,6 @@ static int redact_pulled(puller *p, callus_shared_note *n)
 	return rc;
 }
 
-/* The pull's watermark moved to mark, never back: two syncs at once each
- * wrote the revision their own pages reached, the one that read less last
- * (the next pull read again what lay between). */
-static int watermark_forward(callus_store *s, const char *key, const char *mark,
-			     callus_error *err)
-{
-	const char *v[] = { key, mark };
-	int sq = callus_sql_exec_texts(callus_store_db(s),
-				       "INSERT INTO sync_state (key, value) VALUES (?1, ?2)"
-				       " ON CONFLICT (key) DO UPDATE SET value = CASE WHEN"
-				       "  CAST(excluded.value AS INTEGER) > CAST(value AS INTEGER)"
-				       "  THEN excluded.value ELSE value END",
-				       v, 2);
-
-	return sq == SQLITE_OK ? 0 : callus_store_db_error(s, err, sq, "cannot write the state of");
-}
-
 static int apply_pulled(puller *p, const callus_shared_note *n, const char *now,
 			callus_sync_report *rep)
 {
@@ -770,8 +754,10 @@ static int pull_all(callus_store *s, callus_knowledge *k, callus_layer l, callus
 		snprintf(ws, sizeof(ws), "%lld", (long long)since);
 		if (sq != SQLITE_OK)
 			rc = callus_store_db_error(s, err, sq, "cannot cache the layer's notes in");
-		else
-			rc = watermark_forward(s, key.ptr, ws, err);
+		/* never back: two syncs at once each wrote what their own
+		 * pages reached, the one that read less last */
+		else if ((sq = callus_store_state_raise(s, key.ptr, ws, 1)) != SQLITE_OK)
+			rc = callus_store_db_error(s, err, sq, "cannot write the state of");
 		if (rc < 0) {
 			sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 			goto out;

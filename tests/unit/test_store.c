@@ -414,6 +414,41 @@ static void signatures_counted_run_by_run(void **state)
 /* A run delivered twice under one origin (a hook's queued failure replayed
  * after its commit) is stored once; another origin, or none, is another
  * run. */
+/* Marks that only move up, whoever writes last: a watermark compared as a
+ * number ("9" is below "10"), a time as text; and a claim keeps the first
+ * value written. */
+static void marks_only_move_up(void **state)
+{
+	fixture *f = *state;
+	callus_store *s = NULL;
+	char *v = NULL;
+
+	assert_int_equal(callus_store_open(&s, f->path, 1000, NULL), 0);
+	assert_int_equal(callus_store_state_raise(s, "watermark.team", "10", 1), SQLITE_OK);
+	assert_int_equal(callus_store_state_raise(s, "watermark.team", "9", 1), SQLITE_OK);
+	assert_int_equal(callus_store_state_get(s, "watermark.team", &v, NULL), 0);
+	assert_string_equal(v, "10");
+	free(v);
+	assert_int_equal(callus_store_state_raise(s, "watermark.team", "11", 1), SQLITE_OK);
+	assert_int_equal(callus_store_state_get(s, "watermark.team", &v, NULL), 0);
+	assert_string_equal(v, "11");
+	free(v);
+	assert_int_equal(callus_store_state_raise(s, "gone", "2026-03-01T00:00:00.000Z", 0),
+			 SQLITE_OK);
+	assert_int_equal(callus_store_state_raise(s, "gone", "2026-02-01T00:00:00.000Z", 0),
+			 SQLITE_OK);
+	assert_int_equal(callus_store_state_get(s, "gone", &v, NULL), 0);
+	assert_string_equal(v, "2026-03-01T00:00:00.000Z");
+	free(v);
+	assert_int_equal(callus_store_state_claim(s, "instance", "a", &v, NULL), 0);
+	assert_string_equal(v, "a");
+	free(v);
+	assert_int_equal(callus_store_state_claim(s, "instance", "b", &v, NULL), 0);
+	assert_string_equal(v, "a");
+	free(v);
+	callus_store_close(s);
+}
+
 static void origin_is_recorded_once(void **state)
 {
 	fixture *f = *state;
@@ -1538,6 +1573,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(run_errors_name_their_signatures, setup, teardown),
 		cmocka_unit_test_setup_teardown(signatures_counted_run_by_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(origin_is_recorded_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(marks_only_move_up, setup, teardown),
 		cmocka_unit_test_setup_teardown(runs_seen_leave_out_an_imports_own, setup, teardown),
 		cmocka_unit_test_setup_teardown(lists_and_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_new_store_is_the_migrations_store, setup, teardown),
