@@ -12,15 +12,18 @@
 #     were committed, its store made, then the commit pulled: `callus
 #     notes` takes the three note files in; one's result is three notes,
 #     three resolutions, and no error said.
+#   gc: a copy with twelve lessons more (failures never fixed) and
+#     `[retention] lessons = 4`: `callus gc`; one's result is what one gc
+#     leaves a copy of its own (lessons, their files, runs, signatures).
 # Prints how many rounds had a command that failed or said an error, and
 # how many ended other than one command's result.
-# Usage: bench/at_once.sh sync|notes [ROUNDS] [path/to/callus]
+# Usage: bench/at_once.sh sync|notes|gc [ROUNDS] [path/to/callus]
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-}
 case $mode in
-sync | notes) ;;
-*) echo "usage: bench/at_once.sh sync|notes [ROUNDS] [callus]" >&2; exit 2 ;;
+sync | notes | gc) ;;
+*) echo "usage: bench/at_once.sh sync|notes|gc [ROUNDS] [callus]" >&2; exit 2 ;;
 esac
 rounds=${2:-60}
 # shellcheck source=bench/tools.sh
@@ -82,6 +85,27 @@ twice() {
 	! grep -q '^callus: ' a.out b.out || tw=1
 	return "$tw"
 }
+# kept COPY: what gc leaves of a copy, a line
+kept() {
+	printf '%s %s\n' "$(bench_store_sql "$1/.callus/callus.db" "SELECT (SELECT count(*) FROM
+		lessons) || ' ' || (SELECT count(*) FROM runs) || ' ' || (SELECT count(*) FROM
+		signatures)")" "$(find "$1/.lessons" -name '*.md' | wc -l)"
+}
+if [ "$mode" = gc ]; then
+	(
+		cd "$work/base"
+		i=1
+		while [ "$i" -le 12 ]; do
+			printf 'int e%d(void) { return x%d; }\n' "$i" "$i" >"e$i.c"
+			"$callus" run -- gcc -c "e$i.c" -o /dev/null >/dev/null 2>&1 || :
+			i=$((i + 1))
+		done
+		printf '[retention]\n\tlessons = 4\n\tgc_hours = 0\n' >>.callus/config
+	)
+	cp -a "$work/base" "$work/one"
+	(cd "$work/one" && "$callus" gc >/dev/null)
+	one=$(kept "$work/one")
+fi
 failed=0 other=0 r=1
 while [ "$r" -le "$rounds" ]; do
 	home "$work/home$r"
@@ -94,6 +118,12 @@ while [ "$r" -le "$rounds" ]; do
 			(SELECT count(DISTINCT instance) FROM shared_outcomes)")
 		got="$got $(bench_store_sql .callus/callus.db "SELECT count(*) FROM note_promotions")"
 		want="3 3 1 3" what="shared notes, outcome rows, names, proposals recorded"
+	elif [ "$mode" = gc ]; then
+		cp -a "$work/base" "$work/w$r"
+		cd "$work/w$r"
+		twice gc || failed=$((failed + 1))
+		got=$(kept .)
+		want=$one what="lessons, runs, signatures, lesson files; one gc: $one"
 	else
 		git clone -q "$work/base" "$work/w$r"
 		cd "$work/w$r"
@@ -114,3 +144,4 @@ echo "## $callus: $mode twice at once, $rounds rounds"
 echo
 echo "- rounds where one failed or said an error: $failed"
 echo "- rounds that ended other than one command's result: $other"
+[ "$mode" != gc ] || echo "- one gc leaves (lessons, runs, signatures, lesson files): $one, of $(kept "$work/base")"
