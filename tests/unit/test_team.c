@@ -71,6 +71,21 @@ static void add_note(const char *path, const char *id, int apps, int succ)
 	exec_sql(path, sql);
 }
 
+/* Note id of the first workspace, with these metrics, proposed by its sync
+ * and approved by the layer's maintainer. */
+static void approved(fixture *f, const char *id, int apps, int succ)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_sync_report r;
+
+	add_note(f->ws1, id, apps, succ);
+	if (callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", NULL, &r, NULL, &err) < 0 ||
+	    callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, id, CALLUS_SHARED_APPROVED, "lead", "",
+				    &err) < 0)
+		fail_msg("%s", callus_error_message(&err));
+	callus_error_release(&err);
+}
+
 static int setup(void **state)
 {
 	fixture *f = calloc(1, sizeof(*f));
@@ -331,11 +346,7 @@ static void pulled_redacted(void **state)
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_sync_report r;
 
-	add_note(f->ws1, "aaaaaaaaaaaa", 5, 4);
-	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", NULL, &r, NULL,
-					  &err), 0);
-	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "aaaaaaaaaaaa",
-						 CALLUS_SHARED_APPROVED, "lead", "", &err), 0);
+	approved(f, "aaaaaaaaaaaa", 5, 4);
 	exec_sql(f->team, "UPDATE shared_notes SET"
 			  " title = title || ' ghp_000000000000000000000000000000000049',"
 			  " example = 'auth ghp_000000000000000000000000000000000049 failed',"
@@ -397,10 +408,7 @@ static void conflicts(void **state)
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_sync_report r;
 
-	add_note(f->ws1, "aaaaaaaaaaaa", 6, 6);
-	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
-	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "aaaaaaaaaaaa",
-						 CALLUS_SHARED_APPROVED, "lead", "", &err), 0);
+	approved(f, "aaaaaaaaaaaa", 6, 6);
 	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	/* edited in two places */
@@ -613,11 +621,7 @@ static void older_pull_changes_nothing(void **state)
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_sync_report r;
 
-	add_note(f->ws1, "aaaaaaaaaaaa", 5, 5);
-	assert_int_equal(callus_team_sync(f->s1, f->k, CALLUS_LAYER_TEAM, 0, "dev@x", NULL, &r, NULL,
-					  &err), 0);
-	assert_int_equal(callus_knowledge_decide(f->k, CALLUS_LAYER_TEAM, "aaaaaaaaaaaa",
-						 CALLUS_SHARED_APPROVED, "lead", "", &err), 0);
+	approved(f, "aaaaaaaaaaaa", 5, 5);
 	assert_int_equal(callus_team_sync(f->s2, f->k, CALLUS_LAYER_TEAM, 0, "", NULL, &r, NULL, &err), 0);
 	assert_int_equal(r.pulled, 1);
 	/* the cache as a later revision left it, the watermark as a sync that
