@@ -30,9 +30,7 @@ rounds=${2:-60}
 . "$repo/bench/tools.sh"
 bench_count at_once ROUNDS "$rounds"
 callus=$(bench_exe at_once "${3:-$repo/build/callus}") || exit 2
-for tool in gcc git jq sqlite3; do
-	command -v "$tool" >/dev/null || { echo "at_once: $tool is needed" >&2; exit 2; }
-done
+bench_need at_once gcc git jq sqlite3 || exit 2
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-at-once.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM

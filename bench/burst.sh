@@ -30,11 +30,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 from=$1 n=$2
 shift 2
 [ -d "$from/.callus" ] || { echo "burst: no store at $from" >&2; exit 2; }
-for tool in jq sqlite3 flock pgrep; do
-	command -v "$tool" >/dev/null || { echo "burst: $tool is needed" >&2; exit 2; }
-done
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
+bench_need burst jq sqlite3 flock pgrep || exit 2
 bench_count burst N "$n"
 case ${KILL:-0} in
 0 | 1) ;;

@@ -13,9 +13,7 @@ callus=${3:-$repo/build/callus}
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
 callus=$(bench_exe context "$callus") || exit 2
-for tool in jq sqlite3 cc; do
-	command -v "$tool" >/dev/null || { echo "context: $tool is needed" >&2; exit 2; }
-done
+bench_need context jq sqlite3 cc || exit 2
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-context.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 bench_tools "$repo" "$work" "$(dirname "$callus")"

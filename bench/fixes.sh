@@ -28,9 +28,7 @@ bench_count fixes N "$2"
 calls=$1 n=$2
 old_src=$(bench_exe fixes "$3") || exit 2
 new_src=$(bench_exe fixes "$4") || exit 2
-for tool in git jq sqlite3 python3 cc; do
-	command -v "$tool" >/dev/null || { echo "bench/fixes.sh: $tool is needed" >&2; exit 2; }
-done
+bench_need bench/fixes.sh git jq sqlite3 python3 cc || exit 2
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-fixes.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cc -O2 -o "$work/proctime" "$repo/bench/proctime.c"

@@ -19,11 +19,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 from=$1 n=$2 left=${4:-600}
 [ -d "$from/.callus" ] || { echo "fulldisk: no store at $from" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "fulldisk: mounting a tmpfs needs root" >&2; exit 2; }
-for tool in jq sqlite3 fallocate flock; do
-	command -v "$tool" >/dev/null || { echo "fulldisk: $tool is needed" >&2; exit 2; }
-done
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
+bench_need fulldisk jq sqlite3 fallocate flock || exit 2
 bench_count fulldisk N "$n"
 bench_count fulldisk LEFT_KB "$left"
 bin=$(bench_exe fulldisk "$3") || exit 2

@@ -38,9 +38,7 @@ for bin in "$@"; do
 	set -- "$@" "$b"
 done
 shift "$n"
-for tool in valgrind jq; do
-	command -v "$tool" >/dev/null || { echo "hookinstr: $tool is needed" >&2; exit 2; }
-done
+bench_need hookinstr valgrind jq || exit 2
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-hookinstr.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 bench_tools "$repo" "$work" "$repo/build"

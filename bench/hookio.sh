@@ -26,9 +26,7 @@ base=${CALLUS_HOOKIO_BASE:-}
 [ -z "$base" ] || base=$(bench_exe hookio "$base") || exit 2
 errors=1
 if [ "${TEN:-0}" = 1 ]; then errors=10; fi
-for tool in strace jq; do
-	command -v "$tool" >/dev/null || { echo "hookio: $tool is needed" >&2; exit 2; }
-done
+bench_need hookio strace jq || exit 2
 [ -x /usr/bin/time ] || { echo "hookio: GNU time (/usr/bin/time) is needed" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-hookio.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -19,11 +19,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 2 ] || { echo "usage: bench/hookpages.sh DIR SIZES [K] [callus]" >&2; exit 2; }
 from=$1 sizes=$2 k=${3:-5}
 callus=$(realpath "${4:-$repo/build/callus}")
-for tool in strace jq sqlite3; do
-	command -v "$tool" >/dev/null || { echo "hookpages: $tool is needed" >&2; exit 2; }
-done
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
+bench_need hookpages strace jq sqlite3 || exit 2
 bench_grown hookpages "$repo" "$from/ws-${sizes%% *}" "$callus"
 
 # median of the numbers on stdin, one a line (0 for none)

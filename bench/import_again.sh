@@ -36,9 +36,7 @@ bench_count import_again MEGABYTES "$mb"
 bench_count import_again KILLS "$kills"
 bench_count import_again ROUNDS "$rounds"
 callus=$(bench_exe import_again "${4:-$repo/build/callus}") || exit 2
-for tool in python3 sqlite3 git; do
-	command -v "$tool" >/dev/null || { echo "import_again: $tool is needed" >&2; exit 2; }
-done
+bench_need import_again python3 sqlite3 git || exit 2
 work=$(mktemp -d "${TMPDIR:-/tmp}/callus-import-again.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 nws=3

@@ -18,11 +18,9 @@ set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -eq 4 ] || { echo "usage: bench/lessons_cap.sh WS N OLD NEW" >&2; exit 2; }
 from=$1 n=$2 old=$3 new=$4
-for tool in jq git sqlite3; do
-	command -v "$tool" >/dev/null || { echo "bench/lessons_cap.sh: $tool is needed" >&2; exit 2; }
-done
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
+bench_need bench/lessons_cap.sh jq git sqlite3 || exit 2
 bench_count lessons_cap N "$n"
 bench_pair lessons_cap "$repo" "$from" "$old" "$new"
 config='[retention]\ngc_hours = 24\n[learn]\nsnapshots = false\n'

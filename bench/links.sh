@@ -24,9 +24,7 @@ bench_count links N "$3"
 src=$1 links=$2 n=$3
 old_src=$(bench_exe links "$4") || exit 2
 new_src=$(bench_exe links "$5") || exit 2
-for tool in git sqlite3; do
-	command -v "$tool" >/dev/null || { echo "bench/links.sh: $tool is needed" >&2; exit 2; }
-done
+bench_need bench/links.sh git sqlite3 || exit 2
 bench_grown links "$repo" "$src" "$new_src"
 
 # the linked store: before either binary opens it, so that each migrates

@@ -22,11 +22,9 @@ set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -eq 4 ] || { echo "usage: bench/recurring.sh WS N OLD NEW" >&2; exit 2; }
 from=$1 n=$2 old=$3 new=$4
-for tool in jq git; do
-	command -v "$tool" >/dev/null || { echo "bench/recurring.sh: $tool is needed" >&2; exit 2; }
-done
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
+bench_need bench/recurring.sh jq git || exit 2
 bench_count recurring N "$n"
 bench_pair recurring "$repo" "$from" "$old" "$new"
 for x in old new; do

@@ -17,9 +17,6 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 2 ] || { echo "usage: bench/schemaread.sh path/to/callus WS [WS ...]" >&2; exit 2; }
 callus=$(realpath "$1")
 shift
-for tool in valgrind callgrind_annotate sqlite3; do
-	command -v "$tool" >/dev/null || { echo "bench/schemaread.sh: $tool is needed" >&2; exit 2; }
-done
 [ -f "$(dirname "$callus")/libcallus.a" ] ||
 	{ echo "bench/schemaread.sh: no libcallus.a beside $callus" >&2; exit 2; }
 for ws in "$@"; do
@@ -29,6 +26,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/callus-schemaread.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # shellcheck source=bench/tools.sh
 . "$repo/bench/tools.sh"
+bench_need bench/schemaread.sh valgrind callgrind_annotate sqlite3 || exit 2
 bench_tools "$repo" "$work" "$(dirname "$callus")"
 "$work/scale_gen" -p 0 >"$work/suggest.txt"
 

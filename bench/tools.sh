@@ -228,6 +228,17 @@ bench_fail_payload() {
 		'{command: $cmd, exit_code: 1, output: $o, cwd: $cwd}' >"$4"
 }
 
+# bench_need NAME TOOL...: 0 when every TOOL is on the PATH, else says
+# which is missing (as NAME) and returns 2.
+bench_need() {
+	bench_name=$1
+	shift
+	for bench_tool in "$@"; do
+		command -v "$bench_tool" >/dev/null ||
+			{ echo "$bench_name: $bench_tool is needed" >&2; return 2; }
+	done
+}
+
 # bench_import_history REPO HOME SESSIONS MB NWS: HOME's workspaces
 # HOME/src/w0..w(NWS-1), git repositories, and its agents' transcripts in
 # them, SESSIONS sessions of MB megabytes in all (bench/import_gen.py,

@@ -5,7 +5,8 @@
 # store as it was.  `cp -a` copied such a link as the link, and the
 # eightieth pass's figures at 1,000 recordings were taken on a store the
 # runs before had written (docs/scale-history.md, the eighty-first pass).
-# Exits non-zero on the first check that fails.
+# Also bench_need, the benchmarks' check of their tools.  Exits non-zero
+# on the first check that fails.
 set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=bench/tools.sh
@@ -41,4 +42,13 @@ if bench_copy_store "$work/link" "$work/copy" 2>/dev/null; then
 	echo "not ok: a copy made over an existing folder" >&2
 	exit 1
 fi
+# and bench_need, which every benchmark checks its tools with: a missing
+# one named, 2; all there, 0
+st=0
+bench_need copytest sh no-such-tool-callus 2>"$work/need" || st=$?
+if [ "$st" != 2 ] || ! grep -q "^copytest: no-such-tool-callus is needed$" "$work/need"; then
+	echo "not ok: a missing tool not said" >&2
+	exit 1
+fi
+bench_need copytest sh ls || { echo "not ok: tools there taken for missing" >&2; exit 1; }
 echo "ok"
