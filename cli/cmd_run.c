@@ -50,8 +50,8 @@ const cli_spec cmd_run_spec = {
 	"for the same errors before are printed.  When the check later passes (or fails\n"
 	"without that error), it is fixed and the diff since its failure is kept\n"
 	"as a resolution ('callus help resolutions').  A store busy past [store]\n"
-	"timeout_ms (other recordings, a reindex), or one that cannot take the failure\n"
-	"now (a full disk, a store that is no database), queues the run in .callus/spool\n"
+	"timeout_ms (other recordings, a reindex), or one that cannot take the run now\n"
+	"(a full disk, a store that is no database), queues the run in .callus/spool\n"
 	"(or, its lesson stored, the learning of its errors), as a hook does, for a\n"
 	"drainer in the background; a run whose check has a run still queued waits\n"
 	"there behind it.  If recording fails, callus says so once on stderr and in\n"
@@ -304,7 +304,8 @@ int cmd_run(int argc, char **argv)
 		 * when it stores it and then has no time to learn it (under
 		 * the name its run is stored with) */
 		char *origin = cli_spool_run_origin(ended_ns);
-		cli_queued q = { origin, NULL, NULL, 0, NULL, &left, 1 };
+		char *why = NULL;
+		cli_queued q = { origin, NULL, NULL, 0, NULL, &left, 1, &why };
 		cli_run_queued rq = { stored ? stored : command, status, &cap, intent_id, &left,
 				      CLI_SPOOL_UNSEEN, ended_ns, 0, NULL, NULL, 0 };
 		long long seen;
@@ -321,13 +322,14 @@ int cmd_run(int argc, char **argv)
 			rc = cli_record_failure(&ws, &det, rq.command, status, &cap, intent_id,
 						metrics, 0, &q, &rec);
 			/* turned away for now (busy, a full disk): queued */
-			if (rc == CALLUS_EBUSY || rec.kept_why) {
-				rq.why = rec.kept_why;
+			if (rc == CALLUS_EBUSY || why) {
+				rq.why = why;
 				rq.cause = rc;
 				rc = cli_queue_run(&ws, &det, &rq, metrics, quiet) < 0 ? -1 : 1;
 				cli_recorded_release(&rec);
 			}
 		}
+		free(why);
 		cli_spool_kept_release(&left);
 		if (rc < 0 && rec.committed) {
 			/* its lesson is stored, counted in its transaction */
@@ -367,7 +369,8 @@ int cmd_run(int argc, char **argv)
 		callus_store *store = NULL;
 
 		cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
-		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left, 1 };
+		char *why = NULL;
+		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left, 1, &why };
 		cli_run_queued rq = { stored ? stored : command, 0, NULL, intent_id, &left,
 				      CLI_SPOOL_UNSEEN, ended_ns, 0, NULL, NULL, 0 };
 		long long seen;
@@ -390,13 +393,16 @@ int cmd_run(int argc, char **argv)
 		}
 		if (rc == 0)
 			drain_later(&ws, seen);
-		else if (rc == CALLUS_EBUSY) {
+		else if (rc == CALLUS_EBUSY || why) {
 			/* the tree it passed with, for the fixes it could not
 			 * make yet (one that found them keeps those) */
 			if (!left.fixes.count)
 				cli_keep_tree(&ws, &det, &left.snapshot);
+			rq.why = why;
+			rq.cause = rc;
 			(void)cli_queue_run(&ws, &det, &rq, metrics, quiet);
 		}
+		free(why);
 		cli_spool_kept_release(&left);
 		if (store) {
 			if (metrics && !callus_metrics_is_empty(metrics))

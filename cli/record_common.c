@@ -342,6 +342,20 @@ static void queued_said(const cli_workspace *ws, const cli_queued *q, int failur
 	log_error(ws, failure ? "record_kept" : "pass_kept", callus_error_message(err), NULL);
 }
 
+/* A live run the store cannot take now for a cause the queue keeps, other
+ * than a busy store (which its caller is told by rc alone): the cause put
+ * in *q->why for the caller, who queues the run and says so.  1 put, 0 not
+ * (no live run, another cause, no memory to put it with). */
+static int hand_back(const cli_queued *q, int rc, const callus_error *err)
+{
+	if (!q || !q->live || !q->why || rc == CALLUS_EBUSY || !cli_queue_keeps(rc))
+		return 0;
+	free(*q->why);
+	*q->why = strdup(err->code || rc != CALLUS_ENOMEM ? callus_error_message(err)
+							  : "out of memory");
+	return *q->why != NULL;
+}
+
 int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
 		    const char *session, long long started_ns, callus_metrics *m,
 		    callus_learn_result *out, callus_store **keep, const cli_queued *q)
@@ -447,7 +461,7 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 			rc = 0;
 		} else if (q && !q->live && cli_queue_keeps(rc)) {
 			queued_said(ws, q, 0, rc, &err);
-		} else {
+		} else if (!hand_back(q, rc, &err)) {
 			cli_error("%s", callus_error_message(&err));
 			rc = rc == CALLUS_EBUSY && q ? rc : -1;
 		}
@@ -482,6 +496,8 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 			queued_said(ws, q, 0, rc, &err);
 	} else if (rc < 0 && q && !q->live && cli_queue_keeps(rc)) {
 		queued_said(ws, q, 0, rc, &err);
+	} else if (rc < 0 && hand_back(q, rc, &err)) {
+		/* rolled back whole: its caller queues it and says so */
 	} else if (rc < 0) {
 		cli_error("pending errors not updated: %s", callus_error_message(&err));
 		log_error(ws, "learn_failed", callus_error_message(&err), NULL);
@@ -929,9 +945,7 @@ out:
 		/* its entry stays queued (the hook's, a drainer's) */
 		queued_said(ws, q, 1, rc, &err);
 		callus_metrics_clear(m);
-	} else if (rc < 0 && q && cli_queue_keeps(rc) &&
-		   (out->kept_why = strdup(err.code || rc != CALLUS_ENOMEM ? callus_error_message(&err)
-								      : "out of memory"))) {
+	} else if (rc < 0 && hand_back(q, rc, &err)) {
 		/* a live run not queued yet: its caller's to queue and tell,
 		 * as for a busy store */
 		callus_metrics_clear(m);
@@ -998,10 +1012,10 @@ int cli_queue_run(const cli_workspace *ws, const callus_detection *det, const cl
 				r->newest, r->ended_ns, NULL) == 0) {
 		if (r->why) {
 			if (!quiet)
-				cli_error("lesson queued: %s; it is recorded once the store can "
-					  "take it",
-					  r->why);
-			log_error(ws, "record_kept", r->why, extra);
+				cli_error("%s queued: %s; it is %s once the store can take it",
+					  r->code ? "lesson" : "fix", r->why,
+					  r->code ? "recorded" : "learnt");
+			log_error(ws, r->code ? "record_kept" : "pass_kept", r->why, extra);
 		} else {
 			if (!quiet)
 				cli_error("%s queued: %s; it is %s in the background",
@@ -1044,7 +1058,6 @@ void cli_recorded_release(cli_recorded *r)
 	callus_notes_free(r->notes, r->nnotes);
 	free(r->file);
 	free(r->signature);
-	free(r->kept_why);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -35,11 +35,6 @@ typedef struct cli_recorded {
 				 * it (callus_record_result.learn_owed) */
 	int committed;          /* failed (< 0) after its lesson committed:
 				 * said so, nothing to queue or drop */
-	char *kept_why;         /* owned: a live run the store could not take
-				 * now, for a cause the queue keeps
-				 * (cli_queue_keeps) other than a busy
-				 * store: why, for its caller to queue it
-				 * with (cli_run_queued.why); nothing said */
 } cli_recorded;
 
 /* How to learn from a run of a check: learn.c's options, the snapshot's,
@@ -80,6 +75,9 @@ typedef struct cli_queued {
 				 * what it found of the working tree, for
 				 * its entry (cli_spool_leave); NULL */
 	int live;               /* a run not queued yet: see below */
+	char **why;             /* a live run's: where why the store could
+				 * not take it is put (owned by the caller,
+				 * who frees it), see below; NULL */
 } cli_queued;
 /* A live run not queued yet (`callus run`, which has no deadline to beat
  * and does not redact a whole output into the queue at every failure): a
@@ -87,7 +85,9 @@ typedef struct cli_queued {
  * capture is kept for the caller, who then queues the run
  * (cli_spool_queue_run) and says so; so is a failure the store cannot take
  * now for another cause the queue keeps (a full disk, a store that is no
- * database: cli_recorded.kept_why, then cli_run_queued.why).  Its origin, when set, is the name
+ * database), a failure's or a pass's: nothing is said, the cause is put in
+ * *why, and the caller queues the run with it (cli_run_queued.why).  Its
+ * origin, when set, is the name
  * that entry would have (cli_spool_run_origin), stored with the failure:
  * when the failure commits and its learning then finds the store busy
  * (cli_recorded.learn_owed, said by no one), the caller queues it under
@@ -125,7 +125,9 @@ double cli_match_half_life(const cli_workspace *ws);
  * none), which closes it and writes m; without, m is written here.
  * started_ns: when the passing command started (CLOCK_REALTIME), 0 when
  * unknown: what it wrote is no fix.  q is NULL, or the queued pass this is
- * (a busy store, CALLUS_EBUSY, is then reported as queued, not lost). */
+ * (a busy store, CALLUS_EBUSY, is then reported as queued, not lost), or
+ * the live one (q->live: the caller queues it when the store turns it
+ * away, CALLUS_EBUSY or a cause put in *q->why). */
 int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
 		    const char *session, long long started_ns, callus_metrics *m,
 		    callus_learn_result *out, callus_store **keep, const cli_queued *q);
@@ -281,8 +283,8 @@ typedef struct cli_run_queued {
 				     * (the live q's) whose learning found the
 				     * store busy; NULL: none */
 	const char *why;            /* turned away for this, not a busy store
-				     * (cli_recorded.kept_why: a full disk, a
-				     * store that is no database); NULL: busy */
+				     * (cli_queued.why: a full disk, a store
+				     * that is no database); NULL: busy */
 	int cause;                  /* why's code (CALLUS_EIO, CALLUS_ENOMEM) */
 } cli_run_queued;
 

@@ -275,21 +275,27 @@ test_expect_success 'ulimit -f: the check'"'"'s status passes through, the hook 
 	"$CALLUS" hook --drain generic </dev/null >/dev/null 2>&1 &&
 	test -z "$(ls .callus/spool | grep "\.json$")" &&
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM runs")" = $((runs + 9)) &&
-	# so does the pass that fixes it
-	printf "int x;\n" >main.c &&
+	# so do the passes that fix them, the hook'"'"'s and callus run'"'"'s
+	printf "int x;\n" >main.c && printf "int v1;\n" >g1.c &&
 	( ulimit -f 1 &&
 	  gcc_payload "$PWD" | jq ".exit_code = 0 | .output = \"\"" |
-		"$CALLUS" hook generic >reply 2>perr ) &&
+		"$CALLUS" hook generic >reply 2>perr &&
+	  "$CALLUS" run -- gcc -c g1.c 2>rerr ) &&
 	jq -e . reply >/dev/null &&
 	grep -q "^callus: fix queued: cannot open the store .*: the file size limit (ulimit -f) is reached; it is learnt once the store can take it$" perr &&
-	test "$(ls .callus/spool | grep -c "\.left\.json$")" = 1 &&
+	test "$(grep -c . rerr)" = 1 &&
+	grep -q "^callus: fix queued: cannot open the store .*: the file size limit (ulimit -f) is reached; it is learnt once the store can take it$" rerr &&
+	test "$(ls .callus/spool | grep -c "\.left\.json$")" = 2 &&
 	"$CALLUS" hook --drain generic </dev/null >/dev/null 2>&1 &&
 	test -z "$(ls .callus/spool | grep "\.json$")" &&
-	# main.c'"'"'s error fixed; the eight queued runs'"'"' errors recorded, pending
+	# main.c'"'"'s and g1.c'"'"'s errors fixed; the seven other queued runs'"'"'
+	# errors recorded, pending
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM pending_errors p JOIN checks c
 		ON c.id = p.check_id WHERE p.state = '\''pending'\'' AND c.args LIKE '\''%main.c%'\''")" = 0 &&
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM pending_errors p JOIN checks c
-		ON c.id = p.check_id WHERE p.state = '\''pending'\'' AND c.args LIKE '\''%g_.c%'\''")" = 8 &&
+		ON c.id = p.check_id WHERE p.state = '\''pending'\'' AND c.args LIKE '\''%g1.c%'\''")" = 0 &&
+	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM pending_errors p JOIN checks c
+		ON c.id = p.check_id WHERE p.state = '\''pending'\'' AND c.args LIKE '\''%g_.c%'\''")" = 7 &&
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM pending_errors WHERE state = '\''fixed'\''")" -ge 1
 '
 
