@@ -489,6 +489,19 @@ fix_fixture() {
 
 cd "$TRASH_DIRECTORY" || exit 1
 
+# hold_store SECONDS: another process holds the write lock of the current
+# directory's .callus/callus.db for SECONDS from now, in the background
+# (`wait` for it); returns once the lock is held, non-zero if it never is.
+# Written `hold_store N &&`: a list ended by `&` would put all of its
+# commands in the background, unchecked.
+hold_store() {
+	rm -f store.held &&
+		{ { printf ".timeout 10000\nBEGIN EXCLUSIVE;\n.shell touch store.held\n"
+		    sleep "$1"; printf "COMMIT;\n"; } | sqlite3 .callus/callus.db >/dev/null & } &&
+		for _ in $(seq 1 100); do test -e store.held && break; sleep 0.1; done &&
+		rm store.held
+}
+
 # flip FILE OFFSET: one byte of FILE changed in place
 flip() {
 	python3 -c 'import sys

@@ -116,11 +116,9 @@ test_expect_success 'a store locked past the timeout: output and status unchange
 	make_project locked &&
 	cd locked &&
 	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
-	printf "[store]\n\ttimeout_ms = 200\n" >.callus/config
+	printf "[store]\n\ttimeout_ms = 200\n" >.callus/config &&
 	# another process holds the write lock for 3 s
-	{ printf "BEGIN EXCLUSIVE;\nSELECT 1;\n"; sleep 3; printf "COMMIT;\n"; } |
-		sqlite3 .callus/callus.db >/dev/null &
-	sleep 0.5 &&
+	hold_store 3 &&
 	make -s check >expect.out 2>/dev/null || true &&
 	test_expect_code 2 "$CALLUS" run -- make -s check >out 2>err &&
 	wait &&

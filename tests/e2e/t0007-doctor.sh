@@ -273,12 +273,10 @@ test_expect_success 'agent settings without the hook, and settings callus cannot
 test_expect_success 'logged errors and waiting metrics are notes, with the last error' '
 	make_project logged && cd logged &&
 	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
-	printf "[store]\n\ttimeout_ms = 100\n" >.callus/config
+	printf "[store]\n\ttimeout_ms = 100\n" >.callus/config &&
 	# the store locked, and no queue to leave the run in: lost, logged
 	rm -rf .callus/spool && echo "not a folder" >.callus/spool &&
-	{ printf "BEGIN EXCLUSIVE;\nSELECT 1;\n"; sleep 2; printf "COMMIT;\n"; } |
-		sqlite3 .callus/callus.db >/dev/null &
-	sleep 0.5 &&
+	hold_store 2 &&
 	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
 	wait &&
 	rm .callus/spool &&

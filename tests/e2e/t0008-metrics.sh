@@ -102,14 +102,12 @@ test_expect_success 'a command that is not a check leaves the store alone' '
 
 test_expect_success 'a drop is counted in the spool, then stored by the next recording' '
 	cd shop &&
-	printf "[store]\n\ttimeout_ms = 200\n" >.callus/config
+	printf "[store]\n\ttimeout_ms = 200\n" >.callus/config &&
 	# another process holds the write lock for 3 s, and the queue a busy
 	# store leaves a run in cannot be written: the run is lost
-	mv .callus/spool .callus/spool.away 2>/dev/null
+	{ mv .callus/spool .callus/spool.away 2>/dev/null || :; } &&
 	echo "not a folder" >.callus/spool &&
-	{ printf "BEGIN EXCLUSIVE;\nSELECT 1;\n"; sleep 3; printf "COMMIT;\n"; } |
-		sqlite3 .callus/callus.db >/dev/null &
-	sleep 0.5 &&
+	hold_store 3 &&
 	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>err &&
 	grep -q "lesson not recorded" err &&
 	grep -q "[^[:space:]]" .callus/metrics.pending &&
