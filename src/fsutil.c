@@ -462,10 +462,20 @@ void callus_fs_unlock(int fd)
 
 int callus_fs_append_line(int fd, const char *s)
 {
-	struct iovec iov[2] = { { (void *)s, strlen(s) }, { (void *)"\n", 1 } };
-	ssize_t want = (ssize_t)(iov[0].iov_len + 1);
+	struct iovec iov[3] = { { (void *)"\n", 0 }, { (void *)s, strlen(s) }, { (void *)"\n", 1 } };
+	struct stat st;
+	char last;
+	ssize_t want;
 
-	return writev(fd, iov, 2) == want ? 0 : CALLUS_EIO;
+	/* A line a full disk cut short (a write(2) that landed in part) is
+	 * ended first, or this one would be read as the rest of it and lost
+	 * with it.  Another appender's line between the look and the write
+	 * leaves an empty line, which readers pass over. */
+	if (fstat(fd, &st) == 0 && st.st_size > 0 && pread(fd, &last, 1, st.st_size - 1) == 1 &&
+	    last != '\n')
+		iov[0].iov_len = 1;
+	want = (ssize_t)(iov[0].iov_len + iov[1].iov_len + 1);
+	return writev(fd, iov, 3) == want ? 0 : CALLUS_EIO;
 }
 
 /* Whether st is a file callus can make its own: a regular file, one link

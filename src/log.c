@@ -141,7 +141,7 @@ int callus_log_event_with(const callus_redactor *r, const char *callus_dir, cons
 		goto out;
 	rotate(path.ptr, old.ptr);
 	/* a FIFO, or a file linked from elsewhere, is not written (fsutil.h) */
-	fd = callus_fs_open_own(path.ptr, O_WRONLY | O_APPEND | O_CREAT, 0600);
+	fd = callus_fs_open_own(path.ptr, O_RDWR | O_APPEND | O_CREAT, 0600);
 	if (fd < 0)
 		goto out;
 	rc = callus_fs_append_line(fd, line) == 0 ? 0 : -1;

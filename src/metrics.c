@@ -693,7 +693,7 @@ int callus_metrics_spool_put(const callus_metrics *m, const char *callus_dir)
 		goto out;
 	/* the spool is written in the workspace or nowhere */
 	if (callus_workspace_guard_dir(callus_dir, NULL) < 0 ||
-	    (fd = open_locked(path.ptr, O_WRONLY | O_APPEND | O_CREAT)) < 0)
+	    (fd = open_locked(path.ptr, O_RDWR | O_APPEND | O_CREAT)) < 0)
 		goto out;
 	if (fstat(fd, &st) < 0 || st.st_size > CALLUS_METRICS_SPOOL_MAX)
 		goto out;

@@ -180,7 +180,9 @@ size_t callus_fs_sweep_gone(const char *dir, callus_fs_maker_fn maker, void *ctx
 int callus_fs_write_all(int fd, const void *buf, size_t len);
 
 /* Append s and a newline to fd in one write(2), so that concurrent
- * appenders (O_APPEND) never interleave inside a line.  0 or CALLUS_EIO. */
+ * appenders (O_APPEND) never interleave inside a line; a last line cut
+ * short (no room for all of its write) is ended first, when fd is open for
+ * reading too (O_RDWR).  0 or CALLUS_EIO. */
 int callus_fs_append_line(int fd, const char *s);
 
 /*

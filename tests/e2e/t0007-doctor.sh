@@ -289,6 +289,15 @@ test_expect_success 'logged errors and waiting metrics are notes, with the last 
 	"$CALLUS" doctor >out &&
 	grep -q "^note     log        .callus/log.jsonl (.*): 1 error, the last at .*: record_failed: .*locked" out &&
 	grep -q "^note     log        .callus/log.jsonl: 1 error line cut short, not read" out &&
+	# the next line logged starts a line of its own, and is read
+	rm -rf .callus/spool && echo "not a folder" >.callus/spool &&
+	hold_store 2 &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	wait &&
+	rm .callus/spool &&
+	"$CALLUS" doctor >out &&
+	grep -q "^note     log        .callus/log.jsonl (.*): 2 errors, the last at .*: record_failed: .*locked" out &&
+	grep -q "^note     log        .callus/log.jsonl: 1 error line cut short, not read" out &&
 	mv log.kept .callus/log.jsonl &&
 	# the next recording takes them, leaving the spool one blank line
 	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&

@@ -728,6 +728,38 @@ static void test_append_line_concurrent(void **state)
 	assert_int_equal(lines, 1600);
 }
 
+/* A line a full disk cut short is ended before the next is appended (the
+ * log, the metrics' spool): the next is read whole.  An empty file, or one
+ * whose last line is whole, gets the line alone; a descriptor that cannot
+ * read appends as before. */
+static void test_append_line_after_torn(void **state)
+{
+	struct fixture *f = *state;
+	char path[128];
+	callus_buf got = CALLUS_BUF_INIT;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/log", f->dir);
+	fd = open(path, O_RDWR | O_APPEND | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(callus_fs_append_line(fd, "{\"a\":1}"), 0);
+	assert_int_equal(callus_fs_append_line(fd, "{\"b\":2}"), 0);
+	assert_int_equal(write(fd, "{\"cu", 4), 4);
+	assert_int_equal(callus_fs_append_line(fd, "{\"c\":3}"), 0);
+	assert_int_equal(callus_fs_append_line(fd, "{\"d\":4}"), 0);
+	close(fd);
+	assert_int_equal(callus_fs_read_file(&got, path, 0, NULL), 0);
+	assert_string_equal(got.ptr, "{\"a\":1}\n{\"b\":2}\n{\"cu\n{\"c\":3}\n{\"d\":4}\n");
+	fd = open(path, O_WRONLY | O_APPEND);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "{\"e", 3), 3);
+	assert_int_equal(callus_fs_append_line(fd, "}"), 0);
+	close(fd);
+	assert_int_equal(callus_fs_read_file(&got, path, 0, NULL), 0);
+	assert_string_equal(got.ptr + got.len - 5, "{\"e}\n");
+	callus_buf_release(&got);
+}
+
 /* What the indexes beside the store append with: to an existing file, not
  * through a symlink (the file it names untouched), never creating one;
  * synced (checks.idx) or, with CALLUS_FS_REBUILT, not (files.idx). */
@@ -839,6 +871,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_write_output, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_map, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append_line_concurrent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_append_line_after_torn, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spare, setup, teardown),
 		cmocka_unit_test(test_maker_gone),
