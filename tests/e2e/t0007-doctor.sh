@@ -270,16 +270,22 @@ test_expect_success 'agent settings without the hook, and settings callus cannot
 	grep -q "^ok       hooks      claude-code: callus.s hook is in" out
 '
 
+# A failing run the store turns away (held by another process) with no
+# queue to leave it in: lost, and logged (record_failed).
+run_lost() {
+	rm -rf .callus/spool && echo "not a folder" >.callus/spool &&
+		hold_store 2 &&
+		test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+		wait &&
+		rm .callus/spool
+}
+
 test_expect_success 'logged errors and waiting metrics are notes, with the last error' '
 	make_project logged && cd logged &&
 	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
 	printf "[store]\n\ttimeout_ms = 100\n" >.callus/config &&
 	# the store locked, and no queue to leave the run in: lost, logged
-	rm -rf .callus/spool && echo "not a folder" >.callus/spool &&
-	hold_store 2 &&
-	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
-	wait &&
-	rm .callus/spool &&
+	run_lost &&
 	"$CALLUS" doctor >out &&
 	grep -q "^note     log        .callus/log.jsonl (.*): 1 error, the last at .*: record_failed: .*locked" out &&
 	grep -q "^note     metrics    .callus/metrics.pending holds metrics" out &&
@@ -290,11 +296,7 @@ test_expect_success 'logged errors and waiting metrics are notes, with the last 
 	grep -q "^note     log        .callus/log.jsonl (.*): 1 error, the last at .*: record_failed: .*locked" out &&
 	grep -q "^note     log        .callus/log.jsonl: 1 error line cut short, not read" out &&
 	# the next line logged starts a line of its own, and is read
-	rm -rf .callus/spool && echo "not a folder" >.callus/spool &&
-	hold_store 2 &&
-	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
-	wait &&
-	rm .callus/spool &&
+	run_lost &&
 	"$CALLUS" doctor >out &&
 	grep -q "^note     log        .callus/log.jsonl (.*): 2 errors, the last at .*: record_failed: .*locked" out &&
 	grep -q "^note     log        .callus/log.jsonl: 1 error line cut short, not read" out &&
