@@ -12,12 +12,16 @@
 #include "callus/store.h"
 #include "sqlmem.h"
 
+#include <jansson.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #ifndef CALLUS_VERSION
@@ -216,6 +220,18 @@ static int cmd_version(int argc, char **argv)
 	return fflush(stdout) || ferror(stdout) ? 1 : 0;
 }
 
+/* jansson seeds its hash tables at the first object it makes, from an
+ * open(2) of /dev/urandom that every hook would pay for (and a sandbox
+ * without /dev would miss): seeded from getrandom(2) here, before any
+ * object; left to jansson when that fails. */
+static void seed_json(void)
+{
+	uint32_t seed;
+
+	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == (ssize_t)sizeof(seed) && seed)
+		json_object_seed(seed);
+}
+
 int main(int argc, char **argv)
 {
 	const cli_command *c;
@@ -233,6 +249,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version"))
 		return cmd_version(1, argv);
 	take_start();
+	seed_json();
 	cli_sqlmem_process();
 	if (!(c = find_command(argv[1]))) {
 		cli_error("'%s' is not a callus command; see 'callus --help'", argv[1]);

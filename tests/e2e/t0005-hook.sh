@@ -73,6 +73,20 @@ for case in claude-code:claude-code-ls claude-code:claude-code-jest-pass claude-
 	"
 done
 
+# jansson seeds its hash tables from /dev/urandom unless told a seed: an
+# open(2) every hook paid, and one a sandbox without /dev would refuse
+test_skip_unless_tool strace
+if test_have_tool strace && ! strace -f -o /dev/null true 2>/dev/null; then
+	test_skip "strace cannot trace here (ptrace refused)"
+fi
+test_expect_success 'a hook opens no /dev/urandom (the JSON seed is getrandom'"'"'s)' '
+	git init -q seeded && cd seeded && mkdir web api &&
+	payload claude-code-ls | strace -f -o trace -e trace=open,openat "$CALLUS" hook claude-code >reply &&
+	test "$(cat reply)" = "{}" &&
+	grep -q "openat(.*\.callus/config" trace &&
+	! grep "/dev/urandom" trace
+'
+
 test_expect_success 'session start: a digest of the lessons' '
 	git init -q digest && cd digest &&
 	payload claude-code-eslint-fail | "$CALLUS" hook claude-code >/dev/null &&
