@@ -950,16 +950,23 @@ static int get_lesson(callus_store *s, const char *key, int is_num, callus_lesso
 
 	memset(out, 0, sizeof(*out));
 	callus_buf_puts(&sql, lesson_columns);
-	callus_buf_puts(&sql, is_num ? " WHERE id = ?" : " WHERE signature LIKE ? LIMIT 2");
-	callus_buf_printf(&pat, "%s%%", key);
+	/* a prefix as a range of the signatures' index: LIKE, which ignores
+	 * case, cannot use it, and read every lesson (a recording's page is
+	 * written from this read).  Signatures are lowercase hex, all below
+	 * the prefix followed by a 'g'. */
+	callus_buf_puts(&sql, is_num ? " WHERE id = ?1"
+				     : " WHERE signature >= ?1 AND signature < ?2 LIMIT 2");
+	callus_buf_printf(&pat, "%sg", key);
 	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
-	if (is_num)
+	if (is_num) {
 		sqlite3_bind_int64(st, 1, strtoll(key, NULL, 10));
-	else
-		callus_sql_bind_text(st, 1, pat.ptr);
+	} else {
+		callus_sql_bind_text(st, 1, key);
+		callus_sql_bind_text(st, 2, pat.ptr);
+	}
 	if ((sq = sqlite3_step(st)) != SQLITE_ROW) {
 		rc = sq == SQLITE_DONE
 			     ? callus_error_set(err, CALLUS_ENOTFOUND, "no lesson '%s'", key)
