@@ -368,11 +368,18 @@ static void check_views(struct doctor *d, callus_store *store)
 		r.removed += removed;
 	}
 	if (r.missing)
-		report(d, fix && r.written == r.missing ? NOTE : PROBLEM, "views",
+		report(d, fix && r.written >= r.missing ? NOTE : PROBLEM, "views",
 		       "%zu of %zu lessons had no .lessons/ file, or an empty one%s", r.missing,
 		       r.lessons,
-		       fix ? (r.written == r.missing ? ": rewritten" : ": not all rewritten")
+		       fix ? (r.written >= r.missing ? ": rewritten" : ": not all rewritten")
 			   : " ('callus doctor --fix' rewrites them)");
+	/* the store holds the lesson whole: a file behind it loses nothing */
+	if (r.stale)
+		report(d, NOTE, "views", "%zu of %zu lesson files %s not what the store holds%s",
+		       r.stale, r.lessons, r.stale == 1 ? "was" : "were",
+		       fix ? (r.written == r.missing + r.stale ? ": rewritten" : ": not all rewritten")
+			   : " (a recording that crashed, or a callus that wrote them otherwise; "
+			     "'callus doctor --fix' rewrites them)");
 	if (r.orphans)
 		report(d, PROBLEM, "views",
 		       "%zu file%s in .lessons/ that no lesson has ('callus gc' removes them)",
@@ -391,7 +398,7 @@ static void check_views(struct doctor *d, callus_store *store)
 		report(d, NOTE, "views", "%zu recording%s did not finish writing %s files%s",
 		       r.debts, r.debts == 1 ? "" : "s", r.debts == 1 ? "its" : "their",
 		       fix ? ": repaired" : " (the next recording repairs them)");
-	if (!r.missing && !r.orphans && !r.block_stale && !r.temp_files && !r.debts)
+	if (!r.missing && !r.stale && !r.orphans && !r.block_stale && !r.temp_files && !r.debts)
 		report(d, OK, "views", "%zu lesson file%s and the block of %s match the store",
 		       r.lessons, r.lessons == 1 ? "" : "s", file);
 }

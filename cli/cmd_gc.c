@@ -136,7 +136,7 @@ static const char *agents_file(const cli_workspace *ws)
 /* What the repair of a crash's views did, or would do (--dry-run). */
 static void repaired_said(const callus_views_report *vr, const char *agents)
 {
-	size_t files = dry_run ? vr->missing : vr->written;
+	size_t files = dry_run ? vr->missing + vr->stale : vr->written;
 	int block = dry_run ? vr->block_stale : vr->block_written;
 	const char *procs = vr->debts == 1 ? "process" : "processes";
 

@@ -531,9 +531,10 @@ static int suggested_notes(callus_record_result *res, callus_store *store, const
 #define VIEW_WARNINGS_MAX 5
 
 /* callus_record_views(), or with check set whether it would change the
- * file (1) or not (0), writing nothing. */
+ * file (1) or not (0), writing nothing; held: the caller holds the views'
+ * lock (callus_views_lock). */
 static int views(callus_store *store, const char *workspace, const char *agents_file,
-		 int agents_max, int check, callus_error *err)
+		 int agents_max, int check, int held, callus_error *err)
 {
 	callus_note_filter nf = { .layer = -1, .limit = VIEW_NOTES_MAX, .proven = 1, .brief = 1 };
 	callus_pending_filter wf = { CALLUS_STATE_PERMANENT, NULL, VIEW_WARNINGS_MAX };
@@ -543,7 +544,7 @@ static int views(callus_store *store, const char *workspace, const char *agents_
 	callus_pending *warnings = NULL;
 	callus_lesson *lessons = NULL;
 	size_t nnotes = 0, nwarnings = 0, nlessons = 0;
-	callus_buf path = CALLUS_BUF_INIT, lock = CALLUS_BUF_INIT;
+	callus_buf path = CALLUS_BUF_INIT;
 	const char *agents = agents_file && *agents_file ? agents_file : "AGENTS.md";
 	int rc, lock_fd = -1;
 
@@ -555,17 +556,14 @@ static int views(callus_store *store, const char *workspace, const char *agents_
 	/* a link to a file elsewhere (a shell's startup file) is not ours */
 	if ((rc = callus_workspace_guard(NULL, workspace, agents, 0, err)) < 0)
 		return rc;
-	callus_buf_printf(&path, "%s/%s", workspace, agents);
-	callus_buf_printf(&lock, "%s/.callus/agents.lock", workspace);
-	if (callus_buf_status(&path) < 0 || callus_buf_status(&lock) < 0) {
+	if (callus_buf_printf(&path, "%s/%s", workspace, agents) < 0) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
 	/* The store is read under the block's lock: read before it, by a
 	 * writer (a recording, callus gc) that another then passed, an older
 	 * list was written last, naming a lesson file gc had removed. */
-	if (!check &&
-	    (rc = callus_fs_lock(&lock_fd, lock.ptr, CALLUS_AGENTS_LOCK_TIMEOUT_MS, err)) < 0)
+	if (!check && !held && (rc = callus_views_lock(workspace, &lock_fd, err)) < 0)
 		goto out;
 	if ((rc = callus_notes_list(store, &nf, &notes, &nnotes, err)) < 0 ||
 	    (rc = callus_learn_list(store, &wf, &warnings, &nwarnings, err)) < 0 ||
@@ -593,20 +591,19 @@ out:
 	callus_pendings_free(warnings, nwarnings);
 	callus_lessons_free(lessons, nlessons);
 	callus_buf_release(&path);
-	callus_buf_release(&lock);
 	return rc;
 }
 
 int callus_record_views(callus_store *store, const char *workspace, const char *agents_file,
 			int agents_max, callus_error *err)
 {
-	return views(store, workspace, agents_file, agents_max, 0, err);
+	return views(store, workspace, agents_file, agents_max, 0, 0, err);
 }
 
 int callus_record_views_stale(callus_store *store, const char *workspace, const char *agents_file,
 			      int agents_max, callus_error *err)
 {
-	return views(store, workspace, agents_file, agents_max, 1, err);
+	return views(store, workspace, agents_file, agents_max, 1, 0, err);
 }
 
 /* A pass of retention: the whole policy (callus_gc, which takes no
@@ -740,20 +737,27 @@ static void background_gc(callus_store *store, const callus_record_opts *opts,
  * store is the truth and the views are rebuilt from it, so a failure here
  * loses no data and the next recording repairs them: the lesson is
  * recorded, and the caller must say so (res->views_error; without res,
- * the error itself).  0, or <0 (out of memory, or no res to say it in). */
+ * the error itself).  0, or <0 (out of memory, or no res to say it in).
+ * Both are written under the views' lock from the store as it is then,
+ * not from l: of two recordings of one lesson, the one that commits first
+ * may write last, and its copy would leave the file an occurrence (a
+ * cause, a resolution) behind the store. */
 static int write_views(callus_store *store, const callus_lesson *l, const callus_record_opts *opts,
 		       const char *agents, const char *lessons_dir, callus_record_result *res,
 		       callus_error *err)
 {
 	callus_error ve = CALLUS_ERROR_INIT;
-	int rc = 0, vrc;
+	int rc = 0, vrc, fd = -1;
 
-	if ((vrc = callus_workspace_guard(NULL, opts->workspace, ".lessons", 0, &ve)) == 0 &&
-	    (vrc = callus_lesson_md_write(lessons_dir, l, &ve)) == 0)
+	if ((vrc = callus_views_lock(opts->workspace, &fd, &ve)) == 0 &&
+	    (vrc = callus_views_lesson_file_held(store, opts->workspace, l->signature, &ve)) >= 0) {
 		ignore_private(lessons_dir, LESSONS_DIR_GITIGNORE);
-	/* callus import rebuilds the block once, at its end */
-	if (vrc == 0 && !opts->defer_views)
-		vrc = callus_record_views(store, opts->workspace, agents, opts->agents_max, &ve);
+		/* callus import rebuilds the block once, at its end */
+		vrc = opts->defer_views ? 0
+					: views(store, opts->workspace, agents, opts->agents_max, 0, 1,
+						&ve);
+	}
+	callus_fs_unlock(fd);
 	if (vrc < 0 && res && !(res->views_error = strdup(callus_error_message(&ve))))
 		vrc = CALLUS_ENOMEM;
 	if (vrc < 0 && !res)

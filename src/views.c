@@ -243,8 +243,34 @@ static int has_lesson_file(const char *workspace, const char *sig)
 	return yes;
 }
 
+int callus_views_lock(const char *workspace, int *fd, callus_error *err)
+{
+	callus_buf lock = CALLUS_BUF_INIT;
+	int rc;
+
+	*fd = -1;
+	if (callus_buf_printf(&lock, "%s/.callus/agents.lock", workspace) < 0)
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	else
+		rc = callus_fs_lock(fd, lock.ptr, CALLUS_AGENTS_LOCK_TIMEOUT_MS, err);
+	callus_buf_release(&lock);
+	return rc;
+}
+
 int callus_views_lesson_file(callus_store *store, const char *workspace, const char *sig,
 			     callus_error *err)
+{
+	int fd, rc;
+
+	if ((rc = callus_views_lock(workspace, &fd, err)) < 0)
+		return rc;
+	rc = callus_views_lesson_file_held(store, workspace, sig, err);
+	callus_fs_unlock(fd);
+	return rc;
+}
+
+int callus_views_lesson_file_held(callus_store *store, const char *workspace, const char *sig,
+				  callus_error *err)
 {
 	callus_buf dir = CALLUS_BUF_INIT;
 	callus_lesson l;
@@ -271,37 +297,81 @@ out:
 	return rc;
 }
 
-/* Check (and with fix write) the file of the lesson with signature sig. */
+/* Whether the .lessons/ file of l holds what the store makes of l: 1 yes,
+ * 0 no (missing, empty, another text), or CALLUS_ENOMEM.  A file over
+ * twice the page is no page. */
+static int lesson_file_current(const char *workspace, const callus_lesson *l)
+{
+	callus_buf want = CALLUS_BUF_INIT, have = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
+	int rc;
+
+	if (callus_lesson_md_render(&want, l) < 0 ||
+	    callus_buf_printf(&path, "%s/.lessons/%.*s.md", workspace, CALLUS_LESSON_ID_LEN,
+			      l->signature) < 0) {
+		rc = CALLUS_ENOMEM;
+		goto out;
+	}
+	rc = callus_fs_read_file(&have, path.ptr, 2 * want.len + 1, NULL);
+	if (rc == CALLUS_ENOMEM)
+		goto out;
+	rc = rc == 0 && have.len == want.len && !memcmp(have.ptr, want.ptr, want.len);
+out:
+	callus_buf_release(&want);
+	callus_buf_release(&have);
+	callus_buf_release(&path);
+	return rc;
+}
+
+/* Check (and with fix write) the file of the lesson with signature sig:
+ * missing, or not what the store makes of it now.  No lesson: the crash
+ * came before the commit, nothing to show. */
 static int lesson_file(callus_store *store, const char *workspace, const char *sig, int fix,
 		       callus_views_report *rep, callus_error *err)
 {
+	callus_error ge = CALLUS_ERROR_INIT;
+	callus_lesson l;
+	size_t *count;
 	int rc;
 
 	rep->lessons++;
-	if (has_lesson_file(workspace, sig))
-		return 0;
-	rep->missing++;
-	if (!fix) {
-		callus_lesson l;
-		callus_error ge = CALLUS_ERROR_INIT;
-
-		/* none: the crash came before the commit, nothing to show
-		 * (as the fix finds it); a store that cannot say counts it */
-		memset(&l, 0, sizeof(l));
-		if (callus_store_get_lesson(store, sig, &l, &ge) == CALLUS_ENOTFOUND)
-			rep->missing--;
-		callus_lesson_release(&l);
-		callus_error_release(&ge);
-		return 0;
+	memset(&l, 0, sizeof(l));
+	rc = callus_store_get_lesson(store, sig, &l, &ge);
+	if (rc == CALLUS_ENOTFOUND) {
+		rc = 0;
+		goto out;
 	}
-	if ((rc = callus_views_lesson_file(store, workspace, sig, err)) < 0)
-		return rc;
-	/* none: the crash came before the commit, nothing to show */
-	if (rc == 0)
-		rep->missing--;
-	else
+	if (rc < 0 && !fix) {
+		/* a store that cannot say: a file that is there is taken */
+		if (!has_lesson_file(workspace, sig))
+			rep->missing++;
+		rc = 0;
+		goto out;
+	}
+	if (rc < 0) {
+		rc = callus_error_set(err, rc, "%s", callus_error_message(&ge));
+		goto out;
+	}
+	if ((rc = lesson_file_current(workspace, &l)) != 0) {
+		if (rc > 0)
+			rc = 0;
+		else
+			rc = callus_error_set(err, rc, "out of memory");
+		goto out;
+	}
+	count = has_lesson_file(workspace, sig) ? &rep->stale : &rep->missing;
+	(*count)++;
+	/* written under the views' lock, as the store has it then */
+	if (fix && (rc = callus_views_lesson_file(store, workspace, sig, err)) < 0)
+		goto out;
+	if (fix && rc == 0)
+		(*count)--; /* gone meanwhile (callus gc) */
+	else if (fix)
 		rep->written++;
-	return 0;
+	rc = 0;
+out:
+	callus_lesson_release(&l);
+	callus_error_release(&ge);
+	return rc;
 }
 
 int callus_views_owes_file(const callus_strlist *owed, const char *name)

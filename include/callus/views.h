@@ -53,10 +53,24 @@ int callus_views_owed_signatures(const char *workspace, callus_strlist *sigs);
  * that of a signature of owed (callus_views_owed_signatures()). */
 int callus_views_owes_file(const callus_strlist *owed, const char *name);
 
-/* Write the .lessons/ file of the lesson with signature sig from the store
- * (guarded: never through a .lessons/ leading out of workspace): 1 when
- * written, 0 when the store has no such lesson, or a negative CALLUS_E*
- * code with err set. */
+/*
+ * Take the lock the views of workspace are written under
+ * (.callus/agents.lock: the lesson files and the block of AGENTS.md),
+ * waiting up to CALLUS_AGENTS_LOCK_TIMEOUT_MS (lessonmd.h): the store is read under it,
+ * so that of two writers the last writes what the store holds last (read
+ * before it, a writer another passed would write an older lesson).  0 with
+ * *fd held (release with callus_fs_unlock), or a negative CALLUS_E* code
+ * with err set (CALLUS_EBUSY past the wait).
+ */
+int callus_views_lock(const char *workspace, int *fd, callus_error *err);
+
+/* Write the .lessons/ file of the lesson with signature sig as the store
+ * has it now, under the views' lock (callus_views_lock; _held: the caller
+ * holds it) (guarded: never through a .lessons/ leading out of
+ * workspace): 1 when written, 0 when the store has no such lesson, or a
+ * negative CALLUS_E* code with err set. */
+int callus_views_lesson_file_held(callus_store *store, const char *workspace, const char *sig,
+				  callus_error *err);
 int callus_views_lesson_file(callus_store *store, const char *workspace, const char *sig,
 			     callus_error *err);
 
@@ -70,7 +84,11 @@ typedef struct callus_views_report {
 	size_t debts;         /* debts of processes that are gone */
 	size_t lessons;       /* lessons checked (CALLUS_VIEWS_FULL: all) */
 	size_t missing;       /* of them, without their .lessons/ file */
-	size_t written;       /* lesson files rewritten */
+	size_t stale;         /* of them, with a file that is not what the
+			       * store makes of the lesson now (a recording
+			       * that crashed after its commit left its
+			       * lesson's former self) */
+	size_t written;       /* lesson files rewritten (missing or stale) */
 	size_t orphans;       /* CALLUS_VIEWS_FULL: .lessons/ files no lesson
 			       * has nor a recording owes (callus gc removes
 			       * them) */

@@ -283,6 +283,33 @@ test_expect_success 'a long listing prints its first 50 and says there are more;
 	grep -q "between 0 and 1000000" err
 '
 
+# The first recording's file is written late (strace delays its second
+# rename(2), the file after its commit), after the second has written its
+# own: written from its own copy, the file stayed a recording behind.
+test_skip_unless_tool strace
+if test_have_tool strace && ! strace -f -o /dev/null true 2>/dev/null; then
+	test_skip "strace cannot trace here (ptrace refused)"
+fi
+test_expect_success 'two recordings of one lesson at once: its file is what the store holds last' '
+	git init -q twice && cd twice && echo "int x;" >link.c &&
+	"$CALLUS" record --summary "linker fails on libfoo" --file link.c --cause "cause zero" \
+		>/dev/null 2>&1 &&
+	{ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		strace -o /dev/null -f -e trace=rename -e inject=rename:delay_enter=300000:when=2 \
+		"$CALLUS" record --summary "linker fails on libfoo" --file link.c --cause "cause one" \
+		>/dev/null 2>&1 & } &&
+	sleep 0.1 &&
+	"$CALLUS" record --summary "linker fails on libfoo" --file link.c --cause "cause two" \
+		--resolution "res two" >/dev/null 2>&1 &&
+	wait &&
+	"$CALLUS" lessons --json >lessons.json &&
+	test "$(jq length lessons.json)" = 1 &&
+	test "$(jq ".[0].occurrences" lessons.json)" = 3 &&
+	grep -q "^- \*\*Occurrences:\*\* 3$" .lessons/*.md &&
+	grep -q "res two" .lessons/*.md &&
+	grep -q "$(jq -r ".[0].cause" lessons.json)" .lessons/*.md
+'
+
 test_expect_success 'the store is private and versioned' '
 	cd lint &&
 	test "$(stat -c %a .callus/callus.db)" = 600 &&

@@ -186,6 +186,23 @@ test_expect_success 'a crash between the commit and the views: repaired, reporte
 	grep -q "rewritten" fix.out &&
 	test -s "$lf" && grep -q "^# " "$lf" &&
 	consistent &&
+	# a lesson file a crash left as its lesson was before the commit (a
+	# recording of it again died between the two): a note, and --fix
+	# writes it as the store has it
+	sed -i "s/^- \*\*Occurrences:\*\* .*/- **Occurrences:** 99/" "$lf" &&
+	"$CALLUS" doctor >doctor.out &&
+	grep -q "^note *views *1 of 1 lesson files was not what the store holds (a recording that crashed" doctor.out &&
+	"$CALLUS" doctor --fix >fix.out &&
+	grep -q "^note *views *1 of 1 lesson files was not what the store holds: rewritten" fix.out &&
+	! grep -q "Occurrences:\*\* 99" "$lf" && cp "$lf" page.kept &&
+	consistent &&
+	# ... and the next recording pays a dead process'"'"'s debt naming it
+	sed -i "s/^- \*\*Occurrences:\*\* .*/- **Occurrences:** 99/" "$lf" &&
+	mkdir -p .callus/owed && echo "$sig" >.callus/owed/999999-1 &&
+	printf "int b = ;\n" >b.c &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c b.c 2>err &&
+	test_cmp page.kept "$lf" &&
+	consistent &&
 	# a debt left by a process that is gone: the next recording pays it
 	rm .lessons/*.md && mkdir -p .callus/owed && echo "$sig" >.callus/owed/999999-1 &&
 	printf "int b = ;\n" >b.c &&
