@@ -45,8 +45,9 @@ const cli_spec cmd_record_spec = {
 	"callus record --json < LESSON.json",
 	"Record a lesson by hand, with its cause, resolution and corrective rule.",
 	"The lesson is stored like an automatic one (redacted, de-duplicated by its\n"
-	"signature: recording the same file and summary again adds an occurrence and\n"
-	"fills in analysis fields that were empty). A cause, resolution or rule makes\n"
+	"signature: recording the same file and summary again adds an occurrence, and\n"
+	"a cause, resolution or rule given replaces the one stored; one not given\n"
+	"leaves it as it was). A cause, resolution or rule makes\n"
 	"it worth more than a lesson without them: retention by age passes it over,\n"
 	"and the count ([retention] lessons) removes it last. Like a failure's\n"
 	"recording, it keeps the lessons within [retention] lessons and runs the\n"
