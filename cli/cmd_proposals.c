@@ -332,6 +332,29 @@ static void org_copy_hint(const cli_workspace *ws, const callus_config *user, co
 	callus_knowledge_close(k);
 }
 
+/* A decision that found note n no longer proposed (approved for a
+ * retirement): said as the note stands now, decided by someone else
+ * meanwhile (two maintainers at once) or before; err's words when it
+ * cannot be read again. */
+static void decided_already(callus_knowledge *k, callus_layer l, const callus_shared_note *n,
+			    callus_shared_status to, const callus_error *err)
+{
+	callus_shared_note now;
+
+	memset(&now, 0, sizeof(now));
+	if (callus_knowledge_shared_get(k, l, n->id, &now, NULL) == 0 && !strcmp(now.id, n->id))
+		cli_error("%s is %s in the %s layer%s%s%s: only %s note is %s", n->id,
+			  callus_shared_status_name(now.status), callus_layer_name(l),
+			  now.decided_by && *now.decided_by ? " (by " : "",
+			  now.decided_by && *now.decided_by ? now.decided_by : "",
+			  now.decided_by && *now.decided_by ? ")" : "",
+			  to == CALLUS_SHARED_RETIRED ? "an approved" : "a proposed",
+			  callus_shared_status_name(to));
+	else
+		cli_error("%s", callus_error_message(err));
+	callus_shared_note_release(&now);
+}
+
 /* A maintainer's decision on note id of layer l; the exit status. */
 static int decide_one(callus_layer l, const char *id, callus_shared_status to, const char *reason)
 {
@@ -369,8 +392,11 @@ static int decide_one(callus_layer l, const char *id, callus_shared_status to, c
 		rc = rc == CALLUS_EINVAL ? 2 : 1; /* not an id, or more than one note's */
 		goto out;
 	}
-	if (callus_knowledge_decide(k, l, n.id, to, who, why_red, &err) < 0) {
-		cli_error("%s", callus_error_message(&err));
+	if ((rc = callus_knowledge_decide(k, l, n.id, to, who, why_red, &err)) < 0) {
+		if (rc == CALLUS_ENOTFOUND)
+			decided_already(k, l, &n, to, &err);
+		else
+			cli_error("%s", callus_error_message(&err));
 		rc = 1;
 		goto out;
 	}

@@ -243,7 +243,7 @@ test_expect_success 'a note retired where it was learnt withdraws its proposal; 
 	"$CALLUS" proposals --all --json | jq -e "map(select(.id == \"$id\")) |
 		.[0].status == \"rejected\" and (.[0].why | test(\"retired\"))" &&
 	test_expect_code 1 env CALLUS_USER=lead@example.com "$CALLUS" approve "$id" 2>err &&
-	grep -q "no proposed note" err &&
+	grep -q "^callus: $id is rejected in the team layer (by .*): only a proposed note is approved$" err &&
 	# asked once
 	"$CALLUS" sync >out && ! grep -q withdrawn out
 '
