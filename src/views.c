@@ -297,9 +297,9 @@ out:
 	return rc;
 }
 
-/* Whether the .lessons/ file of l holds what the store makes of l: 1 yes,
- * 0 no (missing, empty, another text), or CALLUS_ENOMEM.  A file over
- * twice the page is no page. */
+/* Whether the .lessons/ file of l holds what the store makes of l: 1 yes
+ * (or something that is no file is there), 0 no (missing, empty, another
+ * text), or CALLUS_ENOMEM.  A file over twice the page is no page. */
 static int lesson_file_current(const char *workspace, const callus_lesson *l)
 {
 	callus_buf want = CALLUS_BUF_INIT, have = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
@@ -314,6 +314,12 @@ static int lesson_file_current(const char *workspace, const callus_lesson *l)
 	rc = callus_fs_read_file(&have, path.ptr, 2 * want.len + 1, NULL);
 	if (rc == CALLUS_ENOMEM)
 		goto out;
+	/* something not a file where the page goes (a folder, a FIFO) is
+	 * left to the person who put it there: no rewrite replaces it */
+	if (rc == CALLUS_EINVAL) {
+		rc = 1;
+		goto out;
+	}
 	rc = rc == 0 && have.len == want.len && !memcmp(have.ptr, want.ptr, want.len);
 out:
 	callus_buf_release(&want);

@@ -196,6 +196,10 @@ test_expect_success 'a crash between the commit and the views: repaired, reporte
 	grep -q "^note *views *1 of 1 lesson files was not what the store holds: rewritten" fix.out &&
 	! grep -q "Occurrences:\*\* 99" "$lf" && cp "$lf" page.kept &&
 	consistent &&
+	# a folder where the file goes is no file to compare or rewrite
+	mv "$lf" page.moved && mkdir "$lf" &&
+	"$CALLUS" doctor >doctor.out && grep -q "^ok *views" doctor.out &&
+	rmdir "$lf" && mv page.moved "$lf" &&
 	# ... and the next recording pays a dead process'"'"'s debt naming it
 	sed -i "s/^- \*\*Occurrences:\*\* .*/- **Occurrences:** 99/" "$lf" &&
 	mkdir -p .callus/owed && echo "$sig" >.callus/owed/999999-1 &&
