@@ -12,6 +12,7 @@
 #include "callus/buf.h"
 #include "callus/checkindex.h"
 #include "callus/fileindex.h"
+#include "callus/fsutil.h"
 #include "callus/lesson.h"
 #include "callus/lessonmd.h"
 #include "callus/log.h"
@@ -511,14 +512,18 @@ static int write_batch(callus_store *s, const char *workspace, const text_table 
 }
 
 /* The pages of the batch's lessons written again, after its commit, each
- * debt paid once its page is. */
+ * debt paid once its page is; under the views' lock, each read there: read
+ * before it, a recording of the lesson that passed meanwhile would have
+ * its page overwritten with the older copy. */
 static void rewrite_pages(callus_store *s, const char *workspace, batch *b)
 {
 	callus_buf dir = CALLUS_BUF_INIT, key = CALLUS_BUF_INIT;
 	callus_error e = CALLUS_ERROR_INIT;
+	int lock = -1;
 
 	if (callus_buf_printf(&dir, "%s/.lessons", workspace) < 0 ||
-	    callus_workspace_guard(NULL, workspace, ".lessons", 0, &e) < 0)
+	    callus_workspace_guard(NULL, workspace, ".lessons", 0, &e) < 0 ||
+	    callus_views_lock(workspace, &lock, &e) < 0)
 		goto out;
 	for (size_t i = 0; i < b->n; i++) {
 		callus_lesson l;
@@ -536,6 +541,7 @@ static void rewrite_pages(callus_store *s, const char *workspace, batch *b)
 		callus_error_release(&e);
 	}
 out:
+	callus_fs_unlock(lock);
 	callus_error_release(&e);
 	callus_buf_release(&key);
 	callus_buf_release(&dir);
