@@ -497,7 +497,7 @@ cd "$TRASH_DIRECTORY" || exit 1
 hold_store() {
 	rm -f store.held &&
 		{ { printf ".timeout 10000\nBEGIN EXCLUSIVE;\n.shell touch store.held\n"
-		    sleep "$1"; printf "COMMIT;\n"; } | sqlite3 .callus/callus.db >/dev/null & } &&
+		    sleep "$1"; printf "COMMIT;\n"; } | sqlite3 -bail .callus/callus.db >/dev/null & } &&
 		for _ in $(seq 1 100); do test -e store.held && break; sleep 0.1; done &&
 		rm store.held
 }

@@ -287,8 +287,9 @@ test_expect_success 'a long listing prints its first 50 and says there are more;
 # rename(2), the file after its commit), after the second has written its
 # own: written from its own copy, the file stayed a recording behind.
 test_skip_unless_tool strace
-if test_have_tool strace && ! strace -f -o /dev/null true 2>/dev/null; then
-	test_skip "strace cannot trace here (ptrace refused)"
+if test_have_tool strace && ! strace -f -o /dev/null -e trace=rename \
+	-e inject=rename:delay_enter=1000:when=2 true 2>/dev/null; then
+	test_skip "strace cannot delay rename(2) here (ptrace refused, no injection, or no rename)"
 fi
 test_expect_success 'two recordings of one lesson at once: its file is what the store holds last' '
 	git init -q twice && cd twice && echo "int x;" >link.c &&
