@@ -342,17 +342,33 @@ static void queued_said(const cli_workspace *ws, const cli_queued *q, int failur
 	log_error(ws, failure ? "record_kept" : "pass_kept", callus_error_message(err), NULL);
 }
 
-/* A live run the store cannot take now for a cause the queue keeps, other
- * than a busy store (which its caller is told by rc alone): the cause put
- * in *q->why for the caller, who queues the run and says so.  1 put, 0 not
- * (no live run, another cause, no memory to put it with). */
-static int hand_back(const cli_queued *q, int rc, const callus_error *err)
+/* What err says of rc: an allocation that failed sets no message. */
+static const char *said_of(int rc, const callus_error *err)
 {
-	if (!q || !q->live || !q->why || rc == CALLUS_EBUSY || !cli_queue_keeps(rc))
+	return err->code || rc != CALLUS_ENOMEM ? callus_error_message(err) : "out of memory";
+}
+
+/* A run q the store turned away (rc) for a cause the queue keeps
+ * (cli_queue_keeps): one queued already stays queued, said (queued_said);
+ * a live one goes back to its caller, who queues it and says so (a busy
+ * store by rc alone, another cause put in *q->why).  1 when so, 0 when the
+ * run is lost (no q, another cause, no memory to hand the cause back
+ * with): its caller says so. */
+static int turned_away(const cli_workspace *ws, const cli_queued *q, int failure, int rc,
+		       const callus_error *err)
+{
+	if (!q || !cli_queue_keeps(rc))
+		return 0;
+	if (!q->live) {
+		queued_said(ws, q, failure, rc, err);
+		return 1;
+	}
+	if (rc == CALLUS_EBUSY)
+		return 1;
+	if (!q->why)
 		return 0;
 	free(*q->why);
-	*q->why = strdup(err->code || rc != CALLUS_ENOMEM ? callus_error_message(err)
-							  : "out of memory");
+	*q->why = strdup(said_of(rc, err));
 	return *q->why != NULL;
 }
 
@@ -459,11 +475,9 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	if ((rc = cli_open_store_quiet(&store, ws, 0, &err)) != 0) {
 		if (rc > 0) {
 			rc = 0;
-		} else if (q && !q->live && cli_queue_keeps(rc)) {
-			queued_said(ws, q, 0, rc, &err);
-		} else if (!hand_back(q, rc, &err)) {
+		} else if (!turned_away(ws, q, 0, rc, &err)) {
 			cli_error("%s", callus_error_message(&err));
-			rc = rc == CALLUS_EBUSY && q ? rc : -1;
+			rc = -1;
 		}
 		goto out;
 	}
@@ -490,18 +504,12 @@ static int record_pass(const cli_workspace *ws, const callus_detection *det, con
 	callus_views_repair(store, ws->root, callus_config_get(ws->config, "lessons", "file"),
 			    (int)cli_config_long(ws, "lessons", "max", 20), CALLUS_VIEWS_FIX, NULL, NULL);
 	callus_views_owe(&debt, ws->root, NULL);
-	if ((rc = callus_learn_pass(store, &lc.opts, out, &err)) == CALLUS_EBUSY && q) {
-		/* a live run's caller queues it and says so */
-		if (!q->live)
-			queued_said(ws, q, 0, rc, &err);
-	} else if (rc < 0 && q && !q->live && cli_queue_keeps(rc)) {
-		queued_said(ws, q, 0, rc, &err);
-	} else if (rc < 0 && hand_back(q, rc, &err)) {
-		/* rolled back whole: its caller queues it and says so */
-	} else if (rc < 0) {
+	/* rolled back whole when it fails: queued, or lost and said */
+	if ((rc = callus_learn_pass(store, &lc.opts, out, &err)) < 0 &&
+	    !turned_away(ws, q, 0, rc, &err)) {
 		cli_error("pending errors not updated: %s", callus_error_message(&err));
 		log_error(ws, "learn_failed", callus_error_message(&err), NULL);
-	} else if (out->snapshot_error) {
+	} else if (rc == 0 && out->snapshot_error) {
 		log_error(ws, "snapshot_failed", out->snapshot_error, NULL);
 	}
 	if (rc == 0 && q && q->stored)
@@ -929,25 +937,14 @@ out:
 		 * a busy instructions file): its views are owed, and the
 		 * next recording repairs them.  Before any queue: a lesson
 		 * stored is not queued again */
-		const char *msg = err.code || rc != CALLUS_ENOMEM ? callus_error_message(&err)
-								  : "out of memory";
+		const char *msg = said_of(rc, &err);
 
 		cli_error("lesson recorded; its files are not updated yet: %s", msg);
 		log_error(ws, "views_failed", msg, NULL);
 		out->committed = 1;
-	} else if (rc == CALLUS_EBUSY && q) {
-		/* queued before: a drainer records it, nothing is dropped; a
-		 * run not queued yet is its caller's to queue and tell */
-		if (!q->live)
-			queued_said(ws, q, 1, rc, &err);
-		callus_metrics_clear(m);
-	} else if (rc < 0 && q && !q->live && cli_queue_keeps(rc)) {
-		/* its entry stays queued (the hook's, a drainer's) */
-		queued_said(ws, q, 1, rc, &err);
-		callus_metrics_clear(m);
-	} else if (rc < 0 && hand_back(q, rc, &err)) {
-		/* a live run not queued yet: its caller's to queue and tell,
-		 * as for a busy store */
+	} else if (rc < 0 && turned_away(ws, q, 1, rc, &err)) {
+		/* nothing is dropped: a drainer records it (the hook's entry,
+		 * a drainer's), or the live run's caller queues it */
 		callus_metrics_clear(m);
 	} else if (rc < 0) {
 		const char *reason = failsafe_reason(err.code ? err.code : rc);
