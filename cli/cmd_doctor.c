@@ -368,10 +368,10 @@ static void check_views(struct doctor *d, callus_store *store)
 		r.removed += removed;
 	}
 	if (r.missing)
-		report(d, fix && r.written >= r.missing ? NOTE : PROBLEM, "views",
+		report(d, fix && r.written == r.missing + r.stale ? NOTE : PROBLEM, "views",
 		       "%zu of %zu lessons had no .lessons/ file, or an empty one%s", r.missing,
 		       r.lessons,
-		       fix ? (r.written >= r.missing ? ": rewritten" : ": not all rewritten")
+		       fix ? (r.written == r.missing + r.stale ? ": rewritten" : ": not all rewritten")
 			   : " ('callus doctor --fix' rewrites them)");
 	/* the store holds the lesson whole: a file behind it loses nothing */
 	if (r.stale)

@@ -297,10 +297,14 @@ out:
 	return rc;
 }
 
-/* Whether the .lessons/ file of l holds what the store makes of l: 1 yes
- * (or something that is no file is there), 0 no (missing, empty, another
- * text), or CALLUS_ENOMEM.  A file over twice the page is no page. */
-static int lesson_file_current(const char *workspace, const callus_lesson *l)
+enum { PAGE_CURRENT, PAGE_MISSING, PAGE_STALE };
+
+/* What the .lessons/ file of l is against what the store makes of l:
+ * PAGE_CURRENT (or something that is no file is there, a folder, a FIFO:
+ * left to the person who put it there), PAGE_MISSING (none, or empty: a
+ * power loss's), PAGE_STALE (another text; a file over twice the page is
+ * no page), or CALLUS_ENOMEM. */
+static int page_state(const char *workspace, const callus_lesson *l)
 {
 	callus_buf want = CALLUS_BUF_INIT, have = CALLUS_BUF_INIT, path = CALLUS_BUF_INIT;
 	int rc;
@@ -314,13 +318,13 @@ static int lesson_file_current(const char *workspace, const callus_lesson *l)
 	rc = callus_fs_read_file(&have, path.ptr, 2 * want.len + 1, NULL);
 	if (rc == CALLUS_ENOMEM)
 		goto out;
-	/* something not a file where the page goes (a folder, a FIFO) is
-	 * left to the person who put it there: no rewrite replaces it */
-	if (rc == CALLUS_EINVAL) {
-		rc = 1;
-		goto out;
-	}
-	rc = rc == 0 && have.len == want.len && !memcmp(have.ptr, want.ptr, want.len);
+	if (rc == CALLUS_EINVAL || (rc == 0 && have.len == want.len &&
+				    !memcmp(have.ptr, want.ptr, want.len)))
+		rc = PAGE_CURRENT;
+	else if (rc == CALLUS_ENOTFOUND || (rc == 0 && !have.len))
+		rc = PAGE_MISSING;
+	else
+		rc = PAGE_STALE;
 out:
 	callus_buf_release(&want);
 	callus_buf_release(&have);
@@ -337,7 +341,7 @@ static int lesson_file(callus_store *store, const char *workspace, const char *s
 	callus_error ge = CALLUS_ERROR_INIT;
 	callus_lesson l;
 	size_t *count;
-	int rc;
+	int rc, state;
 
 	rep->lessons++;
 	memset(&l, 0, sizeof(l));
@@ -357,14 +361,14 @@ static int lesson_file(callus_store *store, const char *workspace, const char *s
 		rc = callus_error_set(err, rc, "%s", callus_error_message(&ge));
 		goto out;
 	}
-	if ((rc = lesson_file_current(workspace, &l)) != 0) {
-		if (rc > 0)
-			rc = 0;
-		else
-			rc = callus_error_set(err, rc, "out of memory");
+	if ((state = page_state(workspace, &l)) < 0) {
+		rc = callus_error_set(err, state, "out of memory");
 		goto out;
 	}
-	count = has_lesson_file(workspace, sig) ? &rep->stale : &rep->missing;
+	rc = 0;
+	if (state == PAGE_CURRENT)
+		goto out;
+	count = state == PAGE_STALE ? &rep->stale : &rep->missing;
 	(*count)++;
 	/* written under the views' lock, as the store has it then */
 	if (fix && (rc = callus_views_lesson_file(store, workspace, sig, err)) < 0)
