@@ -944,7 +944,7 @@ int callus_store_get_lesson(callus_store *s, const char *key, callus_lesson *out
 static int get_lesson(callus_store *s, const char *key, int is_num, callus_lesson *out,
 		      callus_error *err)
 {
-	callus_buf sql = CALLUS_BUF_INIT, pat = CALLUS_BUF_INIT;
+	callus_buf sql = CALLUS_BUF_INIT, upper = CALLUS_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc = 0, sq;
 
@@ -956,7 +956,7 @@ static int get_lesson(callus_store *s, const char *key, int is_num, callus_lesso
 	 * the prefix followed by a 'g'. */
 	callus_buf_puts(&sql, is_num ? " WHERE id = ?1"
 				     : " WHERE signature >= ?1 AND signature < ?2 LIMIT 2");
-	callus_buf_printf(&pat, "%sg", key);
+	callus_buf_printf(&upper, "%sg", key);
 	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot read");
 		goto out;
@@ -965,7 +965,7 @@ static int get_lesson(callus_store *s, const char *key, int is_num, callus_lesso
 		sqlite3_bind_int64(st, 1, strtoll(key, NULL, 10));
 	} else {
 		callus_sql_bind_text(st, 1, key);
-		callus_sql_bind_text(st, 2, pat.ptr);
+		callus_sql_bind_text(st, 2, upper.ptr);
 	}
 	if ((sq = sqlite3_step(st)) != SQLITE_ROW) {
 		rc = sq == SQLITE_DONE
@@ -984,7 +984,7 @@ static int get_lesson(callus_store *s, const char *key, int is_num, callus_lesso
 out:
 	sqlite3_finalize(st);
 	callus_buf_release(&sql);
-	callus_buf_release(&pat);
+	callus_buf_release(&upper);
 	return rc;
 }
 
