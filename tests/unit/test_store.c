@@ -609,6 +609,57 @@ static void lists_and_filters(void **state)
 	callus_store_close(s);
 }
 
+/* A lesson by id, or by a prefix of its signature (6 hex digits or more,
+ * read as a range of the signatures' index): one lesson, none, more than
+ * one, a prefix too short or not lowercase hex. */
+static void lessons_by_signature_prefix(void **state)
+{
+	fixture *f = *state;
+	static const char *const sigs[] = { "abcdef", "abcdef1", "abcdf0" };
+	callus_store *s = NULL;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_lesson l, got;
+	char full[3][65], summary[32];
+	int is_new;
+
+	assert_int_equal(callus_store_open(&s, f->path, 1000, &err), 0);
+	for (int i = 0; i < 3; i++) {
+		char sql[160];
+
+		snprintf(summary, sizeof(summary), "error number %d", i);
+		make_lesson(&l, "src/app.js", summary, "eslint");
+		assert_int_equal(callus_store_record_lesson(s, &l, NULL, &is_new, &err), 0);
+		/* the prefixes the cases need, padded with zeros */
+		snprintf(full[i], sizeof(full[i]), "%s%0*d", sigs[i], (int)(64 - strlen(sigs[i])), 0);
+		snprintf(sql, sizeof(sql), "UPDATE lessons SET signature = '%s' WHERE id = %lld",
+			 full[i], (long long)l.id);
+		assert_int_equal(sqlite3_exec(callus_store_db(s), sql, NULL, NULL, NULL), SQLITE_OK);
+		callus_lesson_release(&l);
+	}
+	assert_int_equal(callus_store_get_lesson(s, "abcdef0", &got, &err), 0);
+	assert_string_equal(got.signature, full[0]);
+	callus_lesson_release(&got);
+	assert_int_equal(callus_store_get_lesson(s, "abcdef1", &got, &err), 0);
+	assert_string_equal(got.signature, full[1]);
+	callus_lesson_release(&got);
+	assert_int_equal(callus_store_get_lesson(s, full[2], &got, &err), 0);
+	assert_string_equal(got.error_summary, "error number 2");
+	callus_lesson_release(&got);
+	assert_int_equal(callus_store_get_lesson(s, "abcdf0", &got, &err), 0);
+	assert_string_equal(got.signature, full[2]);
+	callus_lesson_release(&got);
+	/* two lessons, none (the last digit f), too short, not lowercase */
+	assert_int_equal(callus_store_get_lesson(s, "abcdef", &got, &err), CALLUS_EINVAL);
+	callus_error_release(&err);
+	assert_int_equal(callus_store_get_lesson(s, "abcdeff", &got, &err), CALLUS_ENOTFOUND);
+	callus_error_release(&err);
+	assert_int_equal(callus_store_get_lesson(s, "abcdf", &got, &err), CALLUS_EINVAL);
+	callus_error_release(&err);
+	assert_int_equal(callus_store_get_lesson(s, "ABCDF0", &got, &err), CALLUS_EINVAL);
+	callus_error_release(&err);
+	callus_store_close(s);
+}
+
 /* A new store is made from src/store_fresh.inc, not by the migrations one
  * by one: that script must be what they make.  A store begun at schema 1
  * (by the first migration) takes the others one at a time; dumped
@@ -1568,6 +1619,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lists_written_as_jansson_writes_them),
 		cmocka_unit_test_setup_teardown(records_and_deduplicates, setup, teardown),
+		cmocka_unit_test_setup_teardown(lessons_by_signature_prefix, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_recurrence_guessed_wrong_is_still_recorded, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(run_errors_name_their_signatures, setup, teardown),
