@@ -944,25 +944,28 @@ int callus_store_get_lesson(callus_store *s, const char *key, callus_lesson *out
 static int get_lesson(callus_store *s, const char *key, int is_num, callus_lesson *out,
 		      callus_error *err)
 {
-	callus_buf sql = CALLUS_BUF_INIT, upper = CALLUS_BUF_INIT;
+	/* a prefix as a range of the signatures' index: LIKE, which ignores
+	 * case, cannot use it, and read every lesson (a recording's page is
+	 * written from this read).  Signatures are lowercase hex, all below
+	 * the prefix followed by a 'g'.  Kept by the store from a second use
+	 * on: callus doctor reads every lesson so. */
+	static const char by_id[] = LESSON_COLUMNS("affected_files") " WHERE id = ?1",
+			  by_prefix[] = LESSON_COLUMNS("affected_files")
+		" WHERE signature >= ?1 AND signature < ?2 LIMIT 2";
+	callus_buf upper = CALLUS_BUF_INIT;
 	sqlite3_stmt *st = NULL;
 	int rc = 0, sq;
 
 	memset(out, 0, sizeof(*out));
-	callus_buf_puts(&sql, lesson_columns);
-	/* a prefix as a range of the signatures' index: LIKE, which ignores
-	 * case, cannot use it, and read every lesson (a recording's page is
-	 * written from this read).  Signatures are lowercase hex, all below
-	 * the prefix followed by a 'g'. */
-	callus_buf_puts(&sql, is_num ? " WHERE id = ?1"
-				     : " WHERE signature >= ?1 AND signature < ?2 LIMIT 2");
-	callus_buf_printf(&upper, "%sg", key);
-	if ((sq = sqlite3_prepare_v2(callus_store_db(s), sql.ptr, -1, &st, NULL)) != SQLITE_OK) {
+	if ((sq = callus_store_stmt(s, is_num ? by_id : by_prefix, &st)) != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot read");
 		goto out;
 	}
 	if (is_num) {
 		sqlite3_bind_int64(st, 1, strtoll(key, NULL, 10));
+	} else if (callus_buf_printf(&upper, "%sg", key) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
 	} else {
 		callus_sql_bind_text(st, 1, key);
 		callus_sql_bind_text(st, 2, upper.ptr);
@@ -982,8 +985,7 @@ static int get_lesson(callus_store *s, const char *key, int is_num, callus_lesso
 		rc = callus_error_set(err, CALLUS_EINVAL, "'%s' matches more than one lesson", key);
 	}
 out:
-	sqlite3_finalize(st);
-	callus_buf_release(&sql);
+	callus_store_stmt_done(s, st);
 	callus_buf_release(&upper);
 	return rc;
 }
