@@ -732,7 +732,7 @@ static int drain_record(const cli_workspace *ws, const callus_hook_event *e,
 			const cli_spool_run *run)
 {
 	drained d = { ws, run, NULL, 0 };
-	cli_queued q = { run->origin, drained_stored, &d, run->at_ns, run->kept, NULL, 0, NULL };
+	cli_queued q = { run->origin, drained_stored, &d, run->at_ns, run->kept, NULL, NULL };
 	callus_detection det;
 	callus_metrics *m = NULL;
 	callus_buf ctx = CALLUS_BUF_INIT;
@@ -1055,7 +1055,7 @@ int cmd_hook(int argc, char **argv)
 		case V_FAILED: {
 			cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
 			cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
-			cli_queued q = { NULL, spool_stored, NULL, 0, NULL, &left, 0, NULL };
+			cli_queued q = { NULL, spool_stored, NULL, 0, NULL, &left, NULL };
 			/* a run of its command queued before it, to record first */
 			long long newest;
 			int behind, rc, later;
@@ -1111,7 +1111,7 @@ int cmd_hook(int argc, char **argv)
 		case V_PASSED: {
 			cli_spool_entry ent = CLI_SPOOL_ENTRY_INIT;
 			cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
-			cli_queued q = { NULL, spool_stored, NULL, 0, NULL, &left, 0, NULL };
+			cli_queued q = { NULL, spool_stored, NULL, 0, NULL, &left, NULL };
 			long long newest;
 			int rc, later;
 

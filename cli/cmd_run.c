@@ -305,7 +305,7 @@ int cmd_run(int argc, char **argv)
 		 * the name its run is stored with) */
 		char *origin = cli_spool_run_origin(ended_ns);
 		char *why = NULL;
-		cli_queued q = { origin, NULL, NULL, 0, NULL, &left, 1, &why };
+		cli_queued q = { origin, NULL, NULL, 0, NULL, &left, &why };
 		cli_run_queued rq = { stored ? stored : command, status, &cap, intent_id, &left,
 				      CLI_SPOOL_UNSEEN, ended_ns, 0, NULL, NULL, 0 };
 		long long seen;
@@ -370,7 +370,7 @@ int cmd_run(int argc, char **argv)
 
 		cli_spool_kept left = CLI_SPOOL_KEPT_INIT;
 		char *why = NULL;
-		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left, 1, &why };
+		cli_queued q = { NULL, NULL, NULL, 0, NULL, &left, &why };
 		cli_run_queued rq = { stored ? stored : command, 0, NULL, intent_id, &left,
 				      CLI_SPOOL_UNSEEN, ended_ns, 0, NULL, NULL, 0 };
 		long long seen;

@@ -359,14 +359,12 @@ static int turned_away(const cli_workspace *ws, const cli_queued *q, int failure
 {
 	if (!q || !cli_queue_keeps(rc))
 		return 0;
-	if (!q->live) {
+	if (!q->why) {
 		queued_said(ws, q, failure, rc, err);
 		return 1;
 	}
 	if (rc == CALLUS_EBUSY)
 		return 1;
-	if (!q->why)
-		return 0;
 	free(*q->why);
 	*q->why = strdup(said_of(rc, err));
 	return *q->why != NULL;
@@ -436,7 +434,7 @@ int cli_pass_counts(const cli_workspace *ws, const callus_detection *det)
  * memory to say it with). */
 static int no_memory(const cli_workspace *ws, const cli_queued *q, callus_error *err)
 {
-	if (!q || q->live)
+	if (!q || q->why)
 		return -1;
 	callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	queued_said(ws, q, 0, CALLUS_ENOMEM, err);
@@ -852,7 +850,7 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	/* read: what it kept is memory the recording can use; a run not
 	 * queued yet keeps its output, for its queue entry if the store is
 	 * busy */
-	if (!q || !q->live)
+	if (!q || !q->why)
 		callus_capture_release(cap);
 	else
 		callus_capture_keep_raw(cap);
@@ -890,10 +888,10 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 			/* said to the agent only by its own hook, as a queued
 			 * recording is; a live run's caller queues it, and says
 			 * so */
-			if (q->at_ns <= 0 && !q->live)
+			if (q->at_ns <= 0 && !q->why)
 				cli_error("lesson recorded; the store is busy with other "
 					  "recordings: its errors are learnt in the background");
-			if (!q->live)
+			if (!q->why)
 				cli_log_event(ws, "warn", "learn_queued", res.learn_error, NULL);
 		} else if (res.learn_error) {
 			cli_error("pending errors not updated: %s", res.learn_error);

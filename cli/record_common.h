@@ -74,10 +74,10 @@ typedef struct cli_queued {
 	cli_spool_kept *left;   /* a live run's: where a busy store leaves
 				 * what it found of the working tree, for
 				 * its entry (cli_spool_leave); NULL */
-	int live;               /* a run not queued yet: see below */
-	char **why;             /* a live run's: where why the store could
-				 * not take it is put (owned by the caller,
-				 * who frees it), see below; NULL */
+	char **why;             /* a live run's, one not queued yet (see
+				 * below): where why the store could not
+				 * take it is put (the caller frees it);
+				 * NULL for a queued run */
 } cli_queued;
 /* A live run not queued yet (`callus run`, which has no deadline to beat
  * and does not redact a whole output into the queue at every failure): a
@@ -126,7 +126,7 @@ double cli_match_half_life(const cli_workspace *ws);
  * started_ns: when the passing command started (CLOCK_REALTIME), 0 when
  * unknown: what it wrote is no fix.  q is NULL, or the queued pass this is
  * (a busy store, CALLUS_EBUSY, is then reported as queued, not lost), or
- * the live one (q->live: the caller queues it when the store turns it
+ * the live one (q->why set: the caller queues it when the store turns it
  * away, CALLUS_EBUSY or a cause put in *q->why). */
 int cli_record_pass(const cli_workspace *ws, const callus_detection *det, const char *command,
 		    const char *session, long long started_ns, callus_metrics *m,
