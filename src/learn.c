@@ -627,7 +627,7 @@ static int prune(learn_run *r, const char *before, size_t limit, int64_t check_i
 }
 
 /* The notes of the resolutions this run made or moved (notes.h), in its
- * transaction: a note and its file never lag the fix they carry. */
+ * transaction; their files are written once it commits (write_run). */
 static int learn_notes(learn_run *r, callus_error *err)
 {
 	int64_t *ids = NULL;
@@ -652,7 +652,7 @@ static int learn_notes(learn_run *r, callus_error *err)
 		/* a note taken in brings its signature: the kept rows see the
 		 * store's count of them move, and are read again */
 		rc = callus_notes_learn(r->s, r->o->workspace, ids, n, r->candidates,
-					&r->res->nnotes, err);
+					&r->res->nnotes, &r->notes_owed, err);
 	free(ids);
 	return rc;
 }
@@ -767,13 +767,18 @@ static int write_run(learn_run *r, callus_error *err)
 	 * check; a list that cannot say so is removed, never the recording */
 	callus_checkindex_update(r->s, check_id, &r->o->check, NULL);
 	stored = store_metrics(r);
-	if ((rc = callus_store_exec(r->s, "COMMIT", err)) == 0 && r->o->metrics) {
+	if ((rc = callus_store_exec(r->s, "COMMIT", err)) < 0)
+		return rc;
+	if (r->o->metrics) {
 		if (stored)
 			callus_metrics_clear(r->o->metrics);
 		else if (r->metrics)
 			callus_metrics_merge(r->o->metrics, r->metrics);
 	}
-	return rc;
+	/* what is learnt is committed: files not written now stay owed, and
+	 * the next sync writes them */
+	(void)callus_notes_write_owed(r->s, r->o->workspace, &r->notes_owed, NULL);
+	return 0;
 fail:
 	rc = callus_store_db_error(r->s, err, sq, "cannot record what was learnt in");
 rollback:
@@ -804,6 +809,7 @@ void callus_learn_started_free(callus_learn_started *st)
 	free(r->given.description);
 	callus_strlist_release(&r->given.files);
 	free(r->touched);
+	callus_strlist_release(&r->notes_owed);
 	free(r->known);
 	callus_strlist_release(&r->sigs);
 	callus_snapshot_release(&r->snap);

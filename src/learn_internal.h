@@ -64,6 +64,8 @@ typedef struct learn_run {
 				 * caller's (o->metrics) only when it commits */
 	int64_t *touched;       /* resolutions whose metrics this run moved */
 	size_t ntouched;
+	callus_strlist notes_owed; /* notes it changed: their files are
+				 * written once it commits (notes.h) */
 	int64_t *known;         /* pending errors this run fixed with a
 				 * resolution or found permanent: their files
 				 * go into the file index (fileindex.h) */

@@ -968,9 +968,8 @@ out:
 
 int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *resolutions,
 		       size_t n, callus_match_candidates *candidates, size_t *made,
-		       callus_error *err)
+		       callus_strlist *owed, callus_error *err)
 {
-	callus_strlist changed = CALLUS_STRLIST_INIT;
 	searches c = { NULL, 0, 0, CALLUS_BUF_INIT, NULL, candidates };
 	char *now = callus_now_iso8601();
 	int sq = now ? SQLITE_OK : SQLITE_NOMEM, rc = 0;
@@ -979,24 +978,40 @@ int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *re
 		*made = 0;
 	for (size_t i = 0; i < n && sq == SQLITE_OK; i++) {
 		char *id = NULL;
+		int added = 0;
 
 		if ((sq = learn_one(s, workspace, resolutions[i], now, &c, &id, made)) == SQLITE_OK &&
-		    id &&
-		    callus_strlist_add_unique(&changed, id, strlen(id), NULL) < 0)
-			sq = SQLITE_NOMEM;
+		    id) {
+			if (callus_strlist_add_unique(owed, id, strlen(id), &added) < 0)
+				sq = SQLITE_NOMEM;
+			else if (added)
+				sq = callus_notes_owe_file(s, id);
+		}
 		free(id);
 	}
-	if (sq != SQLITE_OK) {
+	if (sq != SQLITE_OK)
 		rc = callus_store_db_error(s, err, sq, "cannot record notes in");
-		goto out;
-	}
-	for (size_t i = 0; i < changed.count && rc == 0; i++)
-		rc = callus_notes_write_file(s, workspace, changed.items[i], err);
-out:
 	searches_release(&c);
-	callus_strlist_release(&changed);
 	free(now);
 	return rc;
+}
+
+int callus_notes_write_owed(callus_store *s, const char *workspace, const callus_strlist *owed,
+			    callus_error *err)
+{
+	int rc;
+
+	if (!owed->count)
+		return 0;
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	for (size_t i = 0; i < owed->count && rc == 0; i++)
+		rc = callus_notes_write_file(s, workspace, owed->items[i], err);
+	if (rc < 0) {
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	return callus_store_exec(s, "COMMIT", err);
 }
 
 /* ------------------------------------------------------------------ */

@@ -31,6 +31,10 @@ int callus_notes_note_get(callus_store *s, const char *id, callus_note *out, cal
 int callus_notes_write_file(callus_store *s, const char *workspace, const char *id,
 			    callus_error *err);
 
+/* Note id's file owed: the next sync, or callus_notes_write_owed(),
+ * writes it.  An SQLite result code. */
+int callus_notes_owe_file(callus_store *s, const char *id);
+
 /* Note id answers resolution rid (its id as text) and signature sig: both
  * kept with it, once (a signature new to the notes goes to their vector
  * file too).  An SQLite result code. */

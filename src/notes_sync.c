@@ -105,6 +105,11 @@ static int record_file(callus_store *s, const char *id, const char *hash, int64_
 	return sq;
 }
 
+int callus_notes_owe_file(callus_store *s, const char *id)
+{
+	return record_file(s, id, "", 0, -1);
+}
+
 /* A problem with the files is logged, never fatal: the store has it all. */
 static void log_trouble(const char *workspace, const char *what, const char *id,
 			const callus_error *e)

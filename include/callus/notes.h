@@ -82,10 +82,14 @@ void callus_notes_free(callus_note *n, size_t count);
 /*
  * Inside the caller's write transaction: make or merge the notes of these
  * resolutions (those above CALLUS_NOTE_MIN_SUCCESS; the others only
- * refresh a note they already belong to), and write the files of the
- * notes that changed.  A file that cannot be written is written at the
- * next sync; only the store's failures are errors.  *made (may be NULL)
- * counts notes created.  Call callus_notes_sync() first in the same
+ * refresh a note they already belong to), and mark the files of the notes
+ * that changed as owed, their ids added to *owed (the caller's, made
+ * unique).  The files are written by callus_notes_write_owed() once the
+ * transaction has committed: a file written before a commit that then
+ * fails (a full disk) is ahead of its store, and the next sync took it in
+ * as a person's or teammate's note, so that the same fix learnt again
+ * counted twice.  Only the store's failures are errors.  *made (may be
+ * NULL) counts notes created.  Call callus_notes_sync() first in the same
  * transaction, so that a person's edits are merged into, not written over.
  * candidates (may be NULL, borrowed): the regex fallback's rows kept
  * across the searches for notes a fix can join (match.h).
@@ -93,7 +97,17 @@ void callus_notes_free(callus_note *n, size_t count);
 struct callus_match_candidates;
 int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *resolutions,
 		       size_t n, struct callus_match_candidates *candidates, size_t *made,
-		       callus_error *err);
+		       callus_strlist *owed, callus_error *err);
+
+/*
+ * The files callus_notes_learn() owed, written after its commit, in a
+ * write transaction of their own (each read from the store under its lock,
+ * so that of two learnings at once the last to write writes the newest).
+ * Never fatal: a file not written now stays owed, and the next sync writes
+ * it (a crash between the two commits too).  0, or < 0 with err set.
+ */
+int callus_notes_write_owed(callus_store *s, const char *workspace, const callus_strlist *owed,
+			    callus_error *err);
 
 /*
  * Inside the caller's write transaction: resolution rid's metrics moved

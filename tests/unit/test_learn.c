@@ -1008,6 +1008,78 @@ static void fail_then_pass_makes_one_resolution(void **state)
 	callus_learn_result_release(&r);
 }
 
+static int refuse_commit(void *arg)
+{
+	(*(int *)arg)++;
+	return 1;
+}
+
+/* The text of the only note file in the workspace's .callus/notes into
+ * out; 0 when there is none, the number of files otherwise. */
+static int note_file(fixture *f, callus_buf *out)
+{
+	char cmd[256];
+	FILE *p;
+	int n = 0;
+	char name[256];
+
+	snprintf(cmd, sizeof(cmd), "ls '%s/.callus/notes' 2>/dev/null", f->dir);
+	assert_non_null(p = popen(cmd, "r"));
+	while (fgets(name, sizeof(name), p)) {
+		char path[512];
+
+		name[strcspn(name, "\n")] = '\0';
+		snprintf(path, sizeof(path), "%s/.callus/notes/%s", f->dir, name);
+		callus_buf_clear(out);
+		assert_int_equal(callus_fs_read_file(out, path, 1 << 20, NULL), 0);
+		n++;
+	}
+	pclose(p);
+	return n;
+}
+
+/*
+ * A pass whose commit fails (a full disk) writes no note file: a file
+ * ahead of its store was taken in by the next sync as a teammate's note,
+ * and the same pass learnt again (queued) counted its fix twice.
+ */
+static void a_refused_pass_writes_no_note_file(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, ".", "s1");
+	callus_learn_result r;
+	callus_buf text = CALLUS_BUF_INIT;
+	char dir[128];
+	int refused = 0;
+
+	snprintf(dir, sizeof(dir), "%s/.callus", f->dir);
+	assert_int_equal(mkdir(dir, 0777), 0);
+	/* a fix of its own: a note is made of a fix with code */
+	o.fix_patch = "diff --git a/src/a.js b/src/a.js\n--- a/src/a.js\n+++ b/src/a.js\n"
+		      "@@ -1 +1 @@\n-foo();\n+window.foo();\n";
+	fail_run(f, ".", 1, &r);
+	callus_learn_result_release(&r);
+	sqlite3_commit_hook(callus_store_db(f->s), refuse_commit, &refused);
+	assert_true(callus_learn_pass(f->s, &o, &r, NULL) < 0);
+	sqlite3_commit_hook(callus_store_db(f->s), NULL, NULL);
+	assert_int_equal(refused, 1);
+	assert_int_equal(note_file(f, &text), 0);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM notes"), 0);
+
+	/* learnt again, once: one note, its fix worked once */
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
+	assert_int_equal(r.nfixed, 1);
+	assert_int_equal(r.nnotes, 1);
+	callus_learn_result_release(&r);
+	assert_int_equal(query_int(f, "SELECT count(*) FROM notes"), 1);
+	assert_int_equal(query_int(f, "SELECT applications FROM notes"), 1);
+	assert_int_equal(note_file(f, &text), 1);
+	assert_non_null(strstr(text.ptr, "\napplications: 1\nsuccesses: 1\n"));
+	/* and the store knows the file as written */
+	assert_int_equal(query_int(f, "SELECT file_size FROM notes"), (int64_t)text.len);
+	callus_buf_release(&text);
+}
+
 /* Most passes are of checks that never failed: they must not write. */
 static void pass_of_unknown_check_writes_nothing(void **state)
 {
@@ -2833,6 +2905,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(fail_then_pass_makes_one_resolution, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_refused_pass_writes_no_note_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(failure_learnt_in_two_steps, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_failure_after_a_pass_late_or_replayed, setup,
 						teardown),
