@@ -996,24 +996,6 @@ int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *re
 	return rc;
 }
 
-int callus_notes_write_owed(callus_store *s, const char *workspace, const callus_strlist *owed,
-			    callus_error *err)
-{
-	int rc;
-
-	if (!owed->count)
-		return 0;
-	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
-		return rc;
-	for (size_t i = 0; i < owed->count && rc == 0; i++)
-		rc = callus_notes_write_file(s, workspace, owed->items[i], err);
-	if (rc < 0) {
-		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
-		return rc;
-	}
-	return callus_store_exec(s, "COMMIT", err);
-}
-
 /* ------------------------------------------------------------------ */
 /* What a person or the agent says                                      */
 

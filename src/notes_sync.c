@@ -107,7 +107,13 @@ static int record_file(callus_store *s, const char *id, const char *hash, int64_
 
 int callus_notes_owe_file(callus_store *s, const char *id)
 {
-	return record_file(s, id, "", 0, -1);
+	const char *v[] = { id };
+
+	/* the hash and mtime of the file as callus last wrote it are kept:
+	 * a person's edit of it before it is written again is told from it
+	 * (sync_file) and taken in, not written over */
+	return callus_sql_exec_texts(callus_store_db(s),
+				     "UPDATE notes SET file_size = -1 WHERE id = ?1", v, 1);
 }
 
 /* A problem with the files is logged, never fatal: the store has it all. */
@@ -207,6 +213,54 @@ out:
 	callus_buf_release(&text);
 	callus_buf_release(&old);
 	return rc;
+}
+
+/* Whether note id's file was written by callus (its hash kept) and is
+ * gone: a person removed it, also while the store was ahead of it. */
+static int removed_by_person(callus_store *s, const char *workspace, const char *id)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	struct stat sb;
+	int gone = 0;
+
+	if (notes_dir(&path, workspace, 0) < 0 || !path.len ||
+	    callus_buf_printf(&path, "/%s.md", id) < 0 || lstat(path.ptr, &sb) == 0 ||
+	    errno != ENOENT)
+		goto out;
+	if (sqlite3_prepare_v2(callus_store_db(s),
+			       "SELECT 1 FROM notes WHERE id = ?1 AND file_hash <> ''", -1, &st,
+			       NULL) == SQLITE_OK) {
+		callus_sql_bind_text(st, 1, id);
+		gone = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+out:
+	callus_buf_release(&path);
+	return gone;
+}
+
+int callus_notes_write_owed(callus_store *s, const char *workspace, const callus_strlist *owed,
+			    callus_error *err)
+{
+	int rc;
+
+	if (!owed->count)
+		return 0;
+	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+		return rc;
+	/* a person's edit since the pass began is taken in first, and a
+	 * removal left to the next whole sync, which retires the note (a
+	 * busy store can hold the files back for its timeout) */
+	for (size_t i = 0; i < owed->count && rc == 0; i++)
+		if ((rc = callus_notes_sync_one(s, workspace, owed->items[i], NULL, err)) == 0 &&
+		    !removed_by_person(s, workspace, owed->items[i]))
+			rc = callus_notes_write_file(s, workspace, owed->items[i], err);
+	if (rc < 0) {
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	return callus_store_exec(s, "COMMIT", err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -666,9 +720,11 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 		k->seen = 1;
 	if (k && k->size == (int64_t)st.st_size && k->mtime == mtime_ns(&st))
 		goto out;
-	/* the store is ahead of an active note's file: written below; a
+	/* the store is ahead of an active note's file (owed): written below,
+	 * unless a person changed it since callus last wrote it (its mtime
+	 * moved, and then its hash): their words are taken in first.  A
 	 * retired note's file that is back (git checkout) is read: it wins */
-	if (k && k->active && k->size < 0)
+	if (k && k->active && k->size < 0 && (!*k->hash || k->mtime == mtime_ns(&st)))
 		goto out;
 	if (callus_buf_printf(&path, "%s/%s", r->dir.ptr, name) < 0) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
@@ -682,8 +738,9 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 	if ((rc = need_tx(r, err)) < 0)
 		goto out;
 	if (k && !strcmp(k->hash, hex)) {
-		/* touched, not changed */
-		sq = record_file(r->s, id, hex, mtime_ns(&st), (int64_t)st.st_size);
+		/* touched, not changed; an owed file stays owed */
+		if (!k->active || k->size >= 0)
+			sq = record_file(r->s, id, hex, mtime_ns(&st), (int64_t)st.st_size);
 		goto out;
 	}
 	if (callus_note_md_parse(&n, text.ptr ? text.ptr : "", text.len, &fe) < 0 ||
@@ -737,9 +794,22 @@ static int sync_missing(sync_run *r, callus_error *err)
 		 * which makes the next sync a whole one */
 		if (r->partial && k->size >= 0)
 			continue;
+		/* an owed file the slice did not look at: looked at before it
+		 * is written over */
+		if (r->partial && !k->seen && *k->hash) {
+			char name[CALLUS_NOTE_ID_LEN + 4];
+
+			snprintf(name, sizeof(name), "%s.md", k->id);
+			if ((rc = sync_file(r, name, err)) < 0)
+				break;
+			if (k->seen && k->size >= 0)
+				continue;
+		}
 		if ((rc = need_tx(r, err)) < 0)
 			break;
-		if (!k->seen && *k->hash && k->size >= 0) {
+		/* a file callus wrote that is gone: a person removed it, also
+		 * while the store was ahead of it */
+		if (!k->seen && *k->hash) {
 			int sq = callus_notes_mark_retired(r->s, k->id, r->now);
 
 			if (sq != SQLITE_OK)

@@ -647,6 +647,108 @@ static void store_ahead_is_written(void **state)
 	assert_int_equal(sync_round(f), 0);
 }
 
+/* Note i's file, its mtime a second on (an edit within the clock's tick
+ * of callus's own write would not move it). */
+static void edited_later(fixture *f, unsigned i, const char *rule)
+{
+	char id[CALLUS_NOTE_ID_LEN + 1], path[160];
+	struct stat st;
+	struct timespec t[2];
+
+	write_note_ruled(f, i, "as pulled", rule);
+	note_id(id, i);
+	snprintf(path, sizeof(path), "%s/%s.md", f->notes, id);
+	assert_int_equal(stat(path, &st), 0);
+	t[0] = st.st_atim;
+	t[1] = st.st_mtim;
+	t[1].tv_sec += 1;
+	assert_int_equal(utimensat(AT_FDCWD, path, t, 0), 0);
+}
+
+/* Note i's file owed (the store ahead of it, as after a pass's commit
+ * and before its files are written): *id its id. */
+static void owe(fixture *f, unsigned i, char id[CALLUS_NOTE_ID_LEN + 1])
+{
+	char q[160];
+
+	note_id(id, i);
+	snprintf(q, sizeof(q), "UPDATE notes SET title = 'the store''s own' WHERE id = '%s'", id);
+	sql(f, q);
+	assert_int_equal(callus_notes_owe_file(f->s, id), SQLITE_OK);
+}
+
+/*
+ * A person's edit of a file the store is ahead of (a pass committed and
+ * has not written its notes' files yet: a busy store can hold them back
+ * for its timeout, a crash until the next sync) is taken in, by a whole
+ * sync, a recording's slices and the pass's own write, not written over;
+ * a removal retires the note, and is not written back.
+ */
+static void an_owed_file_keeps_a_persons_edit(void **state)
+{
+	fixture *f = *state;
+	callus_strlist owed = CALLUS_STRLIST_INIT;
+	char id[CALLUS_NOTE_ID_LEN + 1], path[160];
+	callus_note n;
+	size_t changed = 0;
+	const unsigned edited[] = { 5, 150, 250 };
+
+	for (unsigned w = 0; w < 3; w++) {
+		char rule[64];
+
+		snprintf(rule, sizeof(rule), "Declare it first (%u)", w);
+		owe(f, edited[w], id);
+		edited_later(f, edited[w], rule);
+		if (w == 0) {
+			assert_int_equal(callus_notes_sync(f->s, f->dir, &changed, NULL), 0);
+		} else if (w == 1) {
+			/* outside the first slices: looked at before the write */
+			(void)sync_round(f);
+		} else {
+			callus_strlist_release(&owed);
+			assert_int_equal(callus_strlist_add(&owed, id, strlen(id)), 0);
+			assert_int_equal(callus_notes_write_owed(f->s, f->dir, &owed, NULL), 0);
+		}
+		get(f, edited[w], &n);
+		assert_string_equal(n.rule, rule);
+		assert_string_equal(n.title, "as pulled");
+		assert_true(n.edited);
+		assert_false(n.retired);
+		callus_note_release(&n);
+	}
+	/* removed: not written back, and the next whole sync retires it */
+	owe(f, 77, id);
+	snprintf(path, sizeof(path), "%s/%s.md", f->notes, id);
+	assert_int_equal(unlink(path), 0);
+	callus_strlist_release(&owed);
+	assert_int_equal(callus_strlist_add(&owed, id, strlen(id)), 0);
+	assert_int_equal(callus_notes_write_owed(f->s, f->dir, &owed, NULL), 0);
+	assert_int_equal(access(path, F_OK), -1);
+	folder_changed(f);
+	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, &changed, NULL), 0);
+	get(f, 77, &n);
+	assert_true(n.retired);
+	callus_note_release(&n);
+	assert_int_equal(access(path, F_OK), -1);
+	/* an owed file as callus wrote it is written over with the store's */
+	owe(f, 42, id);
+	assert_int_equal(callus_notes_sync(f->s, f->dir, &changed, NULL), 0);
+	get(f, 42, &n);
+	assert_string_equal(n.title, "the store's own");
+	assert_false(n.edited);
+	callus_note_release(&n);
+	snprintf(path, sizeof(path), "%s/%s.md", f->notes, id);
+	{
+		callus_buf text = CALLUS_BUF_INIT;
+
+		assert_int_equal(callus_fs_read_file(&text, path, 1 << 20, NULL), 0);
+		assert_non_null(strstr(text.ptr, "the store's own"));
+		callus_buf_release(&text);
+	}
+	callus_strlist_release(&owed);
+	assert_int_equal(sync_round(f), 0);
+}
+
 /* Records in the noted signatures' vector file (notes_vectors.c). */
 static size_t noted_records(fixture *f)
 {
@@ -975,6 +1077,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(secrets_in_a_file_are_redacted, setup, teardown),
 		cmocka_unit_test_setup_teardown(unreadable_folder_retires_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(store_ahead_is_written, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_owed_file_keeps_a_persons_edit, setup, teardown),
 		cmocka_unit_test_setup_teardown(learning_syncs, setup, teardown),
 		cmocka_unit_test_setup_teardown(own_writes_keep_the_cursor, setup, teardown),
 		cmocka_unit_test_setup_teardown(cursor_is_written_in_place, setup, teardown),
