@@ -32,7 +32,8 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 			    callus_error *err);
 
 /* Note id's file owed: the next sync, or callus_notes_write_owed(),
- * writes it.  An SQLite result code. */
+ * writes it, taking in first a person's change to the file as callus last
+ * wrote it (its hash and mtime are kept).  An SQLite result code. */
 int callus_notes_owe_file(callus_store *s, const char *id);
 
 /* Note id answers resolution rid (its id as text) and signature sig: both

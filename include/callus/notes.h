@@ -103,8 +103,11 @@ int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *re
  * The files callus_notes_learn() owed, written after its commit, in a
  * write transaction of their own (each read from the store under its lock,
  * so that of two learnings at once the last to write writes the newest).
- * Never fatal: a file not written now stays owed, and the next sync writes
- * it (a crash between the two commits too).  0, or < 0 with err set.
+ * A person's edit of a file since callus last wrote it is taken in first,
+ * and a file they removed is not written back (the next whole sync retires
+ * its note).  Never fatal: a file not written now stays owed, and the next
+ * sync writes it (a crash between the two commits too).  0, or < 0 with
+ * err set.
  */
 int callus_notes_write_owed(callus_store *s, const char *workspace, const callus_strlist *owed,
 			    callus_error *err);
