@@ -33,6 +33,7 @@ const char *callus_error_message(const callus_error *err)
 	case CALLUS_ETOOBIG: return "too large";
 	case CALLUS_EUNSAFE: return "refused: outside the workspace";
 	case CALLUS_EEXIST: return "already recorded";
+	case CALLUS_ECHANGED: return "changed since it was read";
 	default: return "unknown error";
 	}
 }

@@ -154,8 +154,21 @@ int callus_fs_write_output(const char *path, const void *data, size_t len, callu
 	return rc;
 }
 
-int callus_fs_write_atomic(const char *path, const void *data, size_t len,
-			 mode_t mode, unsigned flags, callus_error *err)
+/* Whether path is still the file callus saw, its mtime mtime_ns (gone
+ * is changed: a person's removal). */
+static int unchanged(const char *path, int64_t mtime_ns)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 &&
+	       (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec == mtime_ns;
+}
+
+/* Any mtime: callus_fs_write_atomic()'s writes look at nothing. */
+#define ANY_MTIME INT64_MIN
+
+static int write_atomic(const char *path, const void *data, size_t len, mode_t mode,
+			unsigned flags, int64_t mtime_ns, callus_error *err)
 {
 	callus_buf tmp = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
 	int fd = -1, dfd, rc;
@@ -189,6 +202,11 @@ int callus_fs_write_atomic(const char *path, const void *data, size_t len,
 		goto out;
 	}
 	fd = -1;
+	if (mtime_ns != ANY_MTIME && !unchanged(path, mtime_ns)) {
+		rc = callus_error_set(err, CALLUS_ECHANGED, "'%s' changed since callus read it",
+				      path);
+		goto out;
+	}
 	if (rename(tmp.ptr, path) < 0) {
 		rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path, strerror(errno));
 		goto out;
@@ -211,6 +229,20 @@ out:
 	callus_buf_release(&tmp);
 	callus_buf_release(&dir);
 	return rc;
+}
+
+int callus_fs_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
+			   unsigned flags, callus_error *err)
+{
+	return write_atomic(path, data, len, mode, flags, ANY_MTIME, err);
+}
+
+int callus_fs_write_atomic_unless_changed(const char *path, const void *data, size_t len,
+					  mode_t mode, unsigned flags, int64_t mtime_ns,
+					  callus_error *err)
+{
+	/* not looked at before the write too: the caller has just read it */
+	return write_atomic(path, data, len, mode, flags, mtime_ns, err);
 }
 
 /* After mkdir(dir) failed with errno: 0 when dir is a directory already. */

@@ -147,6 +147,27 @@ int callus_notes_remove_file(const char *workspace, const char *id, callus_error
 	return rc;
 }
 
+/* The mtime of note id's file when callus last wrote or read it, which
+ * its next write expects to find (a person's change is taken in, not
+ * written over); -1 for a file callus never had (a new note's, one whose
+ * write failed), which is written whatever is there. */
+static int seen_mtime(callus_store *s, const char *id, int64_t *mtime)
+{
+	sqlite3_stmt *st = NULL;
+	int sq = sqlite3_prepare_v2(callus_store_db(s),
+				    "SELECT file_mtime FROM notes WHERE id = ?1 AND file_hash <> ''",
+				    -1, &st, NULL);
+
+	*mtime = -1;
+	if (sq != SQLITE_OK)
+		return sq;
+	callus_sql_bind_text(st, 1, id);
+	if ((sq = sqlite3_step(st)) == SQLITE_ROW)
+		*mtime = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return sq == SQLITE_ROW || sq == SQLITE_DONE ? SQLITE_OK : sq;
+}
+
 int callus_notes_write_file(callus_store *s, const char *workspace, const char *id,
 			    callus_error *err)
 {
@@ -155,7 +176,7 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 	char hex[CALLUS_SHA256_HEX_LEN + 1];
 	callus_note n;
 	struct stat st;
-	int64_t before;
+	int64_t before, seen;
 	int rc, sq;
 
 	memset(&n, 0, sizeof(n));
@@ -191,11 +212,22 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 				 workspace);
 	} else if (callus_buf_status(&path) < 0) {
 		goto oom;
-	} else if (callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0666, CALLUS_FS_UMASK,
-					  &fe) == 0 &&
+	} else if ((sq = seen_mtime(s, id, &seen)) != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot read a note's file in");
+		goto out;
+	} else if ((seen < 0 ? callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0666,
+						     CALLUS_FS_UMASK, &fe)
+			     : callus_fs_write_atomic_unless_changed(path.ptr, text.ptr, text.len, 0666,
+								     CALLUS_FS_UMASK, seen, &fe)) == 0 &&
 		   lstat(path.ptr, &st) == 0) {
 		cursor_follow(workspace, before);
 		if ((sq = record_file(s, id, hex, mtime_ns(&st), (int64_t)st.st_size)) != SQLITE_OK)
+			rc = callus_store_db_error(s, err, sq, "cannot record a note's file in");
+		goto out;
+	} else if (fe.code == CALLUS_ECHANGED) {
+		/* a person changed or removed it while it was written: the
+		 * next sync takes that in, the file owed until then */
+		if ((sq = callus_notes_owe_file(s, id)) != SQLITE_OK)
 			rc = callus_store_db_error(s, err, sq, "cannot record a note's file in");
 		goto out;
 	}
@@ -215,31 +247,6 @@ out:
 	return rc;
 }
 
-/* Whether note id's file was written by callus (its hash kept) and is
- * gone: a person removed it, also while the store was ahead of it. */
-static int removed_by_person(callus_store *s, const char *workspace, const char *id)
-{
-	callus_buf path = CALLUS_BUF_INIT;
-	sqlite3_stmt *st = NULL;
-	struct stat sb;
-	int gone = 0;
-
-	if (notes_dir(&path, workspace, 0) < 0 || !path.len ||
-	    callus_buf_printf(&path, "/%s.md", id) < 0 || lstat(path.ptr, &sb) == 0 ||
-	    errno != ENOENT)
-		goto out;
-	if (sqlite3_prepare_v2(callus_store_db(s),
-			       "SELECT 1 FROM notes WHERE id = ?1 AND file_hash <> ''", -1, &st,
-			       NULL) == SQLITE_OK) {
-		callus_sql_bind_text(st, 1, id);
-		gone = sqlite3_step(st) == SQLITE_ROW;
-	}
-	sqlite3_finalize(st);
-out:
-	callus_buf_release(&path);
-	return gone;
-}
-
 int callus_notes_write_owed(callus_store *s, const char *workspace, const callus_strlist *owed,
 			    callus_error *err)
 {
@@ -249,12 +256,11 @@ int callus_notes_write_owed(callus_store *s, const char *workspace, const callus
 		return 0;
 	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
 		return rc;
-	/* a person's edit since the pass began is taken in first, and a
-	 * removal left to the next whole sync, which retires the note (a
-	 * busy store can hold the files back for its timeout) */
+	/* a person's edit since the pass began is taken in first (a busy
+	 * store can hold the files back for its timeout); a removal is left
+	 * to the next whole sync, which retires the note */
 	for (size_t i = 0; i < owed->count && rc == 0; i++)
-		if ((rc = callus_notes_sync_one(s, workspace, owed->items[i], NULL, err)) == 0 &&
-		    !removed_by_person(s, workspace, owed->items[i]))
+		if ((rc = callus_notes_sync_one(s, workspace, owed->items[i], NULL, err)) == 0)
 			rc = callus_notes_write_file(s, workspace, owed->items[i], err);
 	if (rc < 0) {
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
@@ -738,9 +744,10 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 	if ((rc = need_tx(r, err)) < 0)
 		goto out;
 	if (k && !strcmp(k->hash, hex)) {
-		/* touched, not changed; an owed file stays owed */
-		if (!k->active || k->size >= 0)
-			sq = record_file(r->s, id, hex, mtime_ns(&st), (int64_t)st.st_size);
+		/* touched, not changed; an owed file stays owed, its mtime the
+		 * one its write expects (callus_notes_write_file) */
+		sq = record_file(r->s, id, hex, mtime_ns(&st),
+				 k->active && k->size < 0 ? -1 : (int64_t)st.st_size);
 		goto out;
 	}
 	if (callus_note_md_parse(&n, text.ptr ? text.ptr : "", text.len, &fe) < 0 ||

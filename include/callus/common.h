@@ -24,7 +24,8 @@ enum {
 	CALLUS_ENOTFOUND = -6,
 	CALLUS_ETOOBIG = -7,  /* a buffer would grow past its ceiling */
 	CALLUS_EUNSAFE = -8,  /* writing would leave the workspace (callus/workspace.h) */
-	CALLUS_EEXIST = -9    /* already recorded: the run's origin is in the store */
+	CALLUS_EEXIST = -9,   /* already recorded: the run's origin is in the store */
+	CALLUS_ECHANGED = -10 /* a file changed since it was read: left as it is */
 };
 
 /*

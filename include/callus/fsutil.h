@@ -58,6 +58,20 @@ int callus_fs_write_atomic(const char *path, const void *data, size_t len,
 			 mode_t mode, unsigned flags, callus_error *err);
 
 /*
+ * As callus_fs_write_atomic(), over a file a person may be editing: path
+ * is replaced only while it is the file callus last saw, its mtime
+ * mtime_ns (nanoseconds since the epoch), looked at just before the
+ * rename, after the temporary file's fsync.  A file changed or removed
+ * since is left as it is (none is made), and CALLUS_ECHANGED returned,
+ * so that its change can be read and taken in rather than written over.
+ * What is left is the time between that look and the rename
+ * (microseconds), where it was the whole write's.
+ */
+int callus_fs_write_atomic_unless_changed(const char *path, const void *data, size_t len,
+					  mode_t mode, unsigned flags, int64_t mtime_ns,
+					  callus_error *err);
+
+/*
  * Replace a person's file at path (was: its lstat) with data[0..len) as
  * callus_fs_write_atomic() does, keeping what the person had: its mode,
  * and its owner and group when callus runs as root (a file renamed in is

@@ -33,6 +33,9 @@ int __wrap_fsync(int fd);
 int __real_fdatasync(int fd);
 int __wrap_fdatasync(int fd);
 static int synced_dirs, synced_files, datasynced;
+/* when set, a person's edit of this file made while a file is synced (a
+ * write's temporary file, before its rename) */
+static const char *edit_while_synced;
 
 int __wrap_fdatasync(int fd)
 {
@@ -44,10 +47,19 @@ int __wrap_fsync(int fd)
 {
 	struct stat st;
 
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		synced_dirs++;
-	else
+	} else {
 		synced_files++;
+		if (edit_while_synced) {
+			FILE *fp = fopen(edit_while_synced, "a");
+
+			if (fp) {
+				fputs("a person's line\n", fp);
+				fclose(fp);
+			}
+		}
+	}
 	return __real_fsync(fd);
 }
 
@@ -161,6 +173,63 @@ static void test_write_atomic_syncs(void **state)
 		assert_memory_equal(got.ptr, cases[i].text, len);
 		assert_int_equal(count_entries(f->dir), 1); /* no temporary left */
 	}
+	callus_buf_release(&got);
+}
+
+static int64_t mtime_of(const char *p)
+{
+	struct stat st;
+
+	assert_int_equal(lstat(p, &st), 0);
+	return (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+/* A file a person may edit is replaced only while it is as callus saw it:
+ * changed before the write or while it is written (during the temporary
+ * file's fsync), or removed, it is left as it is, and no temporary file
+ * or new file stays. */
+static void test_write_atomic_unless_changed(void **state)
+{
+	struct fixture *f = *state;
+	const char *p = path_in(&f->a, f, "note.md");
+	callus_buf got = CALLUS_BUF_INIT;
+	callus_error err = CALLUS_ERROR_INIT;
+	struct timespec t[2] = { { 0, UTIME_OMIT }, { 1000000000, 5 } };
+	int64_t seen;
+
+	assert_int_equal(callus_fs_write_atomic(p, "callus's\n", 9, 0644, 0, NULL), 0);
+	seen = mtime_of(p);
+	assert_int_equal(callus_fs_write_atomic_unless_changed(p, "again\n", 6, 0644, 0, seen, NULL),
+			 0);
+	assert_int_equal(callus_fs_read_file(&got, p, 0, NULL), 0);
+	assert_string_equal(got.ptr, "again\n");
+	seen = mtime_of(p);
+
+	/* changed before (its mtime moved) */
+	assert_int_equal(utimensat(AT_FDCWD, p, t, 0), 0);
+	assert_int_equal(callus_fs_write_atomic_unless_changed(p, "over\n", 5, 0644, 0, seen, &err),
+			 CALLUS_ECHANGED);
+	assert_non_null(strstr(callus_error_message(&err), "changed since callus read it"));
+	callus_error_release(&err);
+	assert_int_equal(callus_fs_read_file(&got, p, 0, NULL), 0);
+	assert_string_equal(got.ptr, "again\n");
+	seen = mtime_of(p);
+
+	/* changed while the new text was synced */
+	edit_while_synced = p;
+	assert_int_equal(callus_fs_write_atomic_unless_changed(p, "over\n", 5, 0644, 0, seen, NULL),
+			 CALLUS_ECHANGED);
+	edit_while_synced = NULL;
+	assert_int_equal(callus_fs_read_file(&got, p, 0, NULL), 0);
+	assert_string_equal(got.ptr, "again\na person's line\n");
+	assert_int_equal(count_entries(f->dir), 1);
+
+	/* removed: not made again */
+	seen = mtime_of(p);
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(callus_fs_write_atomic_unless_changed(p, "over\n", 5, 0644, 0, seen, NULL),
+			 CALLUS_ECHANGED);
+	assert_int_equal(count_entries(f->dir), 0);
 	callus_buf_release(&got);
 }
 
@@ -866,6 +935,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_write_atomic_modes_and_replace, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_atomic_syncs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_atomic_unless_changed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_atomic_replaces_symlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_atomic_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_output, setup, teardown),

@@ -27,6 +27,7 @@
 #include "callus/fsutil.h"
 #include "callus/learn.h"
 #include "callus/lesson.h"
+#include "callus/notes.h"
 #include "callus/redact.h"
 #include "callus/signature.h"
 #include "callus/store.h"
@@ -44,6 +45,10 @@ typedef struct fixture {
 	callus_strlist files[3];
 	callus_metrics *m;        /* what learning measured */
 } fixture;
+
+/* A note's file a person edits while callus syncs the file that is to
+ * replace it (count_sync), once; "" for none. */
+static char note_edited_at_sync[512];
 
 static const char *const messages[] = {
 	"'foo' is not defined.",
@@ -1080,6 +1085,58 @@ static void a_refused_pass_writes_no_note_file(void **state)
 	callus_buf_release(&text);
 }
 
+/*
+ * A person's edit of a note's file made while a pass writes it again (the
+ * new text synced before its rename) is kept, and the next sync takes it
+ * in with the store's counts: it was written over, and lost.
+ */
+static void a_persons_edit_while_a_note_is_written_is_kept(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = opts_for(f, ".", "s1");
+	callus_learn_result r;
+	callus_buf text = CALLUS_BUF_INIT;
+	char dir[128], cmd[256];
+	int64_t apps;
+	FILE *p;
+
+	snprintf(dir, sizeof(dir), "%s/.callus", f->dir);
+	assert_int_equal(mkdir(dir, 0777), 0);
+	o.fix_patch = "diff --git a/src/a.js b/src/a.js\n--- a/src/a.js\n+++ b/src/a.js\n"
+		      "@@ -1 +1 @@\n-foo();\n+window.foo();\n";
+	fail_run(f, ".", 1, &r);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(note_file(f, &text), 1);
+	snprintf(cmd, sizeof(cmd), "ls -d '%s'/.callus/notes/*.md", f->dir);
+	assert_non_null(p = popen(cmd, "r"));
+	assert_non_null(fgets(note_edited_at_sync, sizeof(note_edited_at_sync), p));
+	pclose(p);
+	note_edited_at_sync[strcspn(note_edited_at_sync, "\n")] = '\0';
+
+	fail_run(f, ".", 1, &r);
+	callus_learn_result_release(&r);
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(note_edited_at_sync[0], '\0'); /* the edit was made */
+	assert_int_equal(note_file(f, &text), 1);
+	assert_non_null(strstr(text.ptr, "keep me"));
+	/* the fix and the suggestion of the first that worked again */
+	apps = query_int(f, "SELECT applications FROM notes");
+	assert_true(apps >= 2);
+	assert_int_equal(callus_notes_sync(f->s, f->dir, NULL, NULL), 0);
+	assert_int_equal(query_int(f, "SELECT edited FROM notes"), 1);
+	assert_int_equal(query_int(f, "SELECT extra LIKE '%keep me%' FROM notes"), 1);
+	assert_int_equal(query_int(f, "SELECT applications FROM notes"), apps);
+	assert_int_equal(query_int(f, "SELECT file_size >= 0 FROM notes"), 1);
+	assert_int_equal(note_file(f, &text), 1);
+	assert_non_null(strstr(text.ptr, "keep me"));
+	snprintf(cmd, sizeof(cmd), "\napplications: %lld\n", (long long)apps);
+	assert_non_null(strstr(text.ptr, cmd));
+	callus_buf_release(&text);
+}
+
 /* Most passes are of checks that never failed: they must not write. */
 static void pass_of_unknown_check_writes_nothing(void **state)
 {
@@ -1922,6 +1979,18 @@ static void count_sync(int fd)
 	base = base ? base + 1 : target;
 	files_syncs += strstr(base, CALLUS_FILEINDEX_NAME) != NULL;
 	checks_syncs += strstr(base, CALLUS_CHECKINDEX_NAME) != NULL;
+	if (*note_edited_at_sync) {
+		const char *name = strrchr(note_edited_at_sync, '/') + 1;
+		FILE *fp;
+
+		/* the temporary file: ".NAME.callus-PID-..." */
+		if (base[0] == '.' && !strncmp(base + 1, name, strlen(name)) &&
+		    (fp = fopen(note_edited_at_sync, "a"))) {
+			fputs("\n## Person\n\nkeep me\n", fp);
+			fclose(fp);
+			note_edited_at_sync[0] = '\0';
+		}
+	}
 }
 
 int __wrap_fsync(int fd)
@@ -2906,6 +2975,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(fail_then_pass_makes_one_resolution, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_refused_pass_writes_no_note_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_persons_edit_while_a_note_is_written_is_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(failure_learnt_in_two_steps, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_failure_after_a_pass_late_or_replayed, setup,
 						teardown),
