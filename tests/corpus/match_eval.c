@@ -262,6 +262,7 @@ static int give_fix(eval *e, callus_store *s, const char *ws, int64_t rid)
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_resolution r;
 	callus_buf diff = CALLUS_BUF_INIT;
+	callus_strlist owed = CALLUS_STRLIST_INIT;
 	sqlite3_stmt *st = NULL;
 	const item *it;
 	int rc = 3;
@@ -288,10 +289,14 @@ static int give_fix(eval *e, callus_store *s, const char *ws, int64_t rid)
 		goto out;
 	if (callus_store_exec(s, "BEGIN IMMEDIATE", &err) < 0 ||
 	    callus_notes_sync(s, ws, NULL, &err) < 0 ||
-	    callus_notes_learn(s, ws, &rid, 1, NULL, NULL, &err) < 0 ||
+	    callus_notes_learn(s, ws, &rid, 1, NULL, NULL, &owed, &err) < 0 ||
 	    callus_store_exec(s, "COMMIT", &err) < 0) {
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
 		rc = failed("making a note", &err);
+		goto out;
+	}
+	if (callus_notes_write_owed(s, ws, &owed, &err) < 0) {
+		rc = failed("writing a note", &err);
 		goto out;
 	}
 	rc = 0;
@@ -299,6 +304,7 @@ out:
 	sqlite3_finalize(st);
 	callus_resolution_release(&r);
 	callus_buf_release(&diff);
+	callus_strlist_release(&owed);
 	callus_error_release(&err);
 	return rc;
 }
