@@ -207,14 +207,15 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 			rc = callus_store_db_error(s, err, sq, "cannot record a note's file in");
 		goto out;
 	}
+	if ((sq = seen_mtime(s, id, &seen)) != SQLITE_OK) {
+		rc = callus_store_db_error(s, err, sq, "cannot read a note's file in");
+		goto out;
+	}
 	if (!path.len) {
 		callus_error_set(&fe, CALLUS_EIO, "%s/.callus/notes is not a directory callus can use",
 				 workspace);
 	} else if (callus_buf_status(&path) < 0) {
 		goto oom;
-	} else if ((sq = seen_mtime(s, id, &seen)) != SQLITE_OK) {
-		rc = callus_store_db_error(s, err, sq, "cannot read a note's file in");
-		goto out;
 	} else if ((seen < 0 ? callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0666,
 						     CALLUS_FS_UMASK, &fe)
 			     : callus_fs_write_atomic_unless_changed(path.ptr, text.ptr, text.len, 0666,
@@ -231,9 +232,11 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 			rc = callus_store_db_error(s, err, sq, "cannot record a note's file in");
 		goto out;
 	}
-	/* written at the next sync */
+	/* written at the next sync; a file callus wrote before keeps what
+	 * tells a person's edit of it meanwhile */
 	log_trouble(workspace, "note_file", id, &fe);
-	if ((sq = record_file(s, id, "", 0, -1)) != SQLITE_OK)
+	if ((sq = seen >= 0 ? callus_notes_owe_file(s, id) : record_file(s, id, "", 0, -1)) !=
+	    SQLITE_OK)
 		rc = callus_store_db_error(s, err, sq, "cannot record a note's file in");
 	goto out;
 oom:
@@ -247,6 +250,10 @@ out:
 	return rc;
 }
 
+/* A write transaction is milliseconds; one longer (a gc's, an import's)
+ * is not waited for. */
+#define OWED_WAIT_MS 100
+
 int callus_notes_write_owed(callus_store *s, const char *workspace, const callus_strlist *owed,
 			    callus_error *err)
 {
@@ -254,7 +261,9 @@ int callus_notes_write_owed(callus_store *s, const char *workspace, const callus
 
 	if (!owed->count)
 		return 0;
-	if ((rc = callus_store_exec(s, "BEGIN IMMEDIATE", err)) < 0)
+	/* the pass is committed: a writer in the way leaves the files owed
+	 * for the next sync, rather than hold a hook up for the timeout */
+	if ((rc = callus_store_begin_within(s, OWED_WAIT_MS, err)) < 0)
 		return rc;
 	/* a person's edit since the pass began is taken in first (a busy
 	 * store can hold the files back for its timeout); a removal is left
@@ -449,6 +458,29 @@ static int need_tx(sync_run *r, callus_error *err)
 		return rc;
 	r->began = r->in_tx = 1;
 	return 0;
+}
+
+/* Whether a file hashed hex is note id's file as the store would write it
+ * now: 1, 0, or < 0 when it cannot be told (no memory). */
+static int own_rendering(callus_store *s, const char *id, const char *hex)
+{
+	callus_buf text = CALLUS_BUF_INIT;
+	char mine[CALLUS_SHA256_HEX_LEN + 1];
+	callus_note n;
+	int rc;
+
+	memset(&n, 0, sizeof(n));
+	if (callus_notes_note_get(s, id, &n, NULL) < 0) {
+		rc = 0;
+		goto out;
+	}
+	if ((rc = callus_note_md_render(&text, &n)) < 0 || (rc = hash_of(mine, text.ptr, text.len)) < 0)
+		goto out;
+	rc = !strcmp(mine, hex);
+out:
+	callus_note_release(&n);
+	callus_buf_release(&text);
+	return rc;
 }
 
 /* A note file's name: ID.md. */
@@ -739,6 +771,13 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 	if (callus_fs_read_file(&text, path.ptr, CALLUS_NOTE_FILE_MAX, &fe) < 0 ||
 	    hash_of(hex, text.ptr ? text.ptr : "", text.len) < 0) {
 		log_trouble(r->workspace, "note_file", id, &fe);
+		/* an owed file changed into one callus cannot read (too large):
+		 * left alone as it is, not owed, so that no sync writes it over
+		 * or tries it again until it changes */
+		if (k && k->active && k->size < 0 && (rc = need_tx(r, err)) == 0 &&
+		    (sq = record_file(r->s, id, k->hash, mtime_ns(&st), (int64_t)st.st_size)) ==
+			    SQLITE_OK)
+			k->size = (int64_t)st.st_size;
 		goto out;
 	}
 	if ((rc = need_tx(r, err)) < 0)
@@ -749,6 +788,23 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 		sq = record_file(r->s, id, hex, mtime_ns(&st),
 				 k->active && k->size < 0 ? -1 : (int64_t)st.st_size);
 		goto out;
+	}
+	/* an owed file that is what the store holds: callus's own write whose
+	 * record was rolled back (a refused commit, a crash before it), not a
+	 * person's edit, which would make the note theirs and the project's */
+	if (k && k->active && k->size < 0) {
+		int own = own_rendering(r->s, id, hex);
+
+		if (own < 0) {
+			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+			goto out;
+		}
+		if (own) {
+			if ((sq = record_file(r->s, id, hex, mtime_ns(&st), (int64_t)st.st_size)) ==
+			    SQLITE_OK)
+				k->size = (int64_t)st.st_size;
+			goto out;
+		}
 	}
 	if (callus_note_md_parse(&n, text.ptr ? text.ptr : "", text.len, &fe) < 0 ||
 	    strcmp(n.id, id) != 0) {

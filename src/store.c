@@ -77,6 +77,16 @@ int callus_store_exec(callus_store *s, const char *sql, callus_error *err)
 	return rc == SQLITE_OK ? 0 : callus_store_db_error(s, err, rc, "cannot update the store");
 }
 
+int callus_store_begin_within(callus_store *s, int wait_ms, callus_error *err)
+{
+	int rc;
+
+	sqlite3_busy_timeout(s->db, wait_ms < s->timeout_ms ? wait_ms : s->timeout_ms);
+	rc = callus_store_exec(s, "BEGIN IMMEDIATE", err);
+	sqlite3_busy_timeout(s->db, s->timeout_ms);
+	return rc;
+}
+
 int callus_store_tx_begin(callus_store *s, int *nested)
 {
 	*nested = !sqlite3_get_autocommit(s->db);

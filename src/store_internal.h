@@ -35,6 +35,12 @@ int callus_store_db_error(callus_store *s, callus_error *err, int rc, const char
 /* Run SQL with no results; err as above. */
 int callus_store_exec(callus_store *s, const char *sql, callus_error *err);
 
+/* A write transaction (BEGIN IMMEDIATE) waiting at most wait_ms for the
+ * lock, not the store's timeout: work that can be left for later (a
+ * note's file after its pass's commit) need not hold a hook up.  0, or
+ * CALLUS_EBUSY and the rest as callus_store_exec(). */
+int callus_store_begin_within(callus_store *s, int wait_ms, callus_error *err);
+
 /*
  * A write transaction of its own (BEGIN IMMEDIATE), or, when the caller
  * already holds one (a dry run of `callus gc` holds the pass's, and rolls

@@ -13,6 +13,7 @@
 
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -749,6 +750,87 @@ static void an_owed_file_keeps_a_persons_edit(void **state)
 	assert_int_equal(sync_round(f), 0);
 }
 
+/*
+ * What an owed file may meet besides a person's edit: callus's own write
+ * whose record was rolled back (read as what the store holds, not as an
+ * edit that makes a session's note the project's); a write that fails (a
+ * full disk: the note stays owed with what tells an edit made meanwhile);
+ * a file changed into one callus cannot read (too large: left alone and
+ * not owed, where every sync wrote a temporary file and was refused).
+ */
+static void an_owed_file_after_a_rollback_a_failed_write_a_huge_edit(void **state)
+{
+	fixture *f = *state;
+	char id[CALLUS_NOTE_ID_LEN + 1], path[160], q[200];
+	struct rlimit old, tiny;
+	struct stat st;
+	callus_note n;
+	size_t changed = 0;
+	FILE *fp;
+
+	/* rolled back after its rename */
+	owe(f, 11, id);
+	snprintf(q, sizeof(q), "UPDATE notes SET layer = 'session' WHERE id = '%s'", id);
+	sql(f, q);
+	sql(f, "BEGIN IMMEDIATE");
+	assert_int_equal(callus_notes_write_file(f->s, f->dir, id, NULL), 0);
+	sql(f, "ROLLBACK");
+	assert_int_equal(callus_notes_sync(f->s, f->dir, &changed, NULL), 0);
+	get(f, 11, &n);
+	assert_int_equal(n.layer, CALLUS_LAYER_SESSION);
+	assert_false(n.edited);
+	callus_note_release(&n);
+	snprintf(q, sizeof(q), "SELECT file_size > 0 FROM notes WHERE id = '%s'", id);
+	assert_int_equal(one_int(f, q), 1);
+
+	/* a write that fails, then a person's edit */
+	owe(f, 12, id);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	tiny = old;
+	tiny.rlim_cur = 1;
+	signal(SIGXFSZ, SIG_IGN);
+	/* the file's write refused, the store's in its transaction's pages */
+	sql(f, "BEGIN IMMEDIATE");
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &tiny), 0);
+	{
+		int rc = callus_notes_write_file(f->s, f->dir, id, NULL);
+
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+		assert_int_equal(rc, 0);
+	}
+	sql(f, "COMMIT");
+	signal(SIGXFSZ, SIG_DFL);
+	snprintf(q, sizeof(q), "SELECT file_size < 0 AND file_hash <> '' FROM notes WHERE id = '%s'",
+		 id);
+	assert_int_equal(one_int(f, q), 1);
+	edited_later(f, 12, "Keep this rule");
+	assert_int_equal(callus_notes_sync(f->s, f->dir, &changed, NULL), 0);
+	get(f, 12, &n);
+	assert_string_equal(n.rule, "Keep this rule");
+	callus_note_release(&n);
+
+	/* too large to read: left alone, not owed, not tried again */
+	owe(f, 13, id);
+	snprintf(path, sizeof(path), "%s/%s.md", f->notes, id);
+	assert_non_null(fp = fopen(path, "a"));
+	for (int i = 0; i < 40000; i++)
+		fputs("pasted\n", fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(callus_notes_sync(f->s, f->dir, &changed, NULL), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size > CALLUS_NOTE_FILE_MAX);
+	snprintf(q, sizeof(q), "SELECT file_size FROM notes WHERE id = '%s'", id);
+	assert_int_equal(one_int(f, q), (int64_t)st.st_size);
+	{
+		sqlite3_int64 before = sqlite3_total_changes64(callus_store_db(f->s));
+
+		assert_int_equal(callus_notes_sync(f->s, f->dir, &changed, NULL), 0);
+		assert_int_equal(changed, 0);
+		assert_true(sqlite3_total_changes64(callus_store_db(f->s)) == before);
+	}
+	assert_int_equal(sync_round(f), 0);
+}
+
 /* Records in the noted signatures' vector file (notes_vectors.c). */
 static size_t noted_records(fixture *f)
 {
@@ -1078,6 +1160,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(unreadable_folder_retires_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(store_ahead_is_written, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_owed_file_keeps_a_persons_edit, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_owed_file_after_a_rollback_a_failed_write_a_huge_edit, setup, teardown),
 		cmocka_unit_test_setup_teardown(learning_syncs, setup, teardown),
 		cmocka_unit_test_setup_teardown(own_writes_keep_the_cursor, setup, teardown),
 		cmocka_unit_test_setup_teardown(cursor_is_written_in_place, setup, teardown),
