@@ -84,6 +84,11 @@ static int hash_of(char hex[CALLUS_SHA256_HEX_LEN + 1], const char *data, size_t
 static int64_t folder_mtime(const char *workspace);
 static void cursor_follow(const char *workspace, int64_t before);
 
+/* The hash of a file callus could not read (notes_sync's "left alone"):
+ * no SHA-256 prefix, so that the file read again is never taken as the
+ * one callus last wrote. */
+#define UNREAD_HASH "-"
+
 /* Record the state of a note's file: hash "" and size -1 say "write it". */
 static int record_file(callus_store *s, const char *id, const char *hash, int64_t mtime,
 		       int64_t size)
@@ -461,8 +466,8 @@ static int need_tx(sync_run *r, callus_error *err)
 }
 
 /* Whether a file hashed hex is note id's file as the store would write it
- * now: 1, 0, or < 0 when it cannot be told (no memory). */
-static int own_rendering(callus_store *s, const char *id, const char *hex)
+ * now: 1, 0, or < 0 with err set when it cannot be told. */
+static int own_rendering(callus_store *s, const char *id, const char *hex, callus_error *err)
 {
 	callus_buf text = CALLUS_BUF_INIT;
 	char mine[CALLUS_SHA256_HEX_LEN + 1];
@@ -470,12 +475,12 @@ static int own_rendering(callus_store *s, const char *id, const char *hex)
 	int rc;
 
 	memset(&n, 0, sizeof(n));
-	if (callus_notes_note_get(s, id, &n, NULL) < 0) {
-		rc = 0;
+	if ((rc = callus_notes_note_get(s, id, &n, err)) < 0)
+		goto out;
+	if ((rc = callus_note_md_render(&text, &n)) < 0 || (rc = hash_of(mine, text.ptr, text.len)) < 0) {
+		rc = callus_error_set(err, rc, "out of memory");
 		goto out;
 	}
-	if ((rc = callus_note_md_render(&text, &n)) < 0 || (rc = hash_of(mine, text.ptr, text.len)) < 0)
-		goto out;
 	rc = !strcmp(mine, hex);
 out:
 	callus_note_release(&n);
@@ -771,11 +776,13 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 	if (callus_fs_read_file(&text, path.ptr, CALLUS_NOTE_FILE_MAX, &fe) < 0 ||
 	    hash_of(hex, text.ptr ? text.ptr : "", text.len) < 0) {
 		log_trouble(r->workspace, "note_file", id, &fe);
-		/* an owed file changed into one callus cannot read (too large):
-		 * left alone as it is, not owed, so that no sync writes it over
-		 * or tries it again until it changes */
-		if (k && k->active && k->size < 0 && (rc = need_tx(r, err)) == 0 &&
-		    (sq = record_file(r->s, id, k->hash, mtime_ns(&st), (int64_t)st.st_size)) ==
+		/* an owed file grown too large for callus to read: left alone,
+		 * as an unreadable note is, not owed, so that no sync writes it
+		 * over or tries it again until it changes (its hash one no file
+		 * has: a file put back as callus wrote it is read again) */
+		if (fe.code == CALLUS_ETOOBIG && k && k->active && k->size < 0 &&
+		    need_tx(r, NULL) == 0 &&
+		    record_file(r->s, id, UNREAD_HASH, mtime_ns(&st), (int64_t)st.st_size) ==
 			    SQLITE_OK)
 			k->size = (int64_t)st.st_size;
 		goto out;
@@ -793,10 +800,10 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 	 * record was rolled back (a refused commit, a crash before it), not a
 	 * person's edit, which would make the note theirs and the project's */
 	if (k && k->active && k->size < 0) {
-		int own = own_rendering(r->s, id, hex);
+		int own = own_rendering(r->s, id, hex, err);
 
 		if (own < 0) {
-			rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+			rc = own;
 			goto out;
 		}
 		if (own) {
