@@ -1043,6 +1043,23 @@ static int note_file(fixture *f, callus_buf *out)
 	return n;
 }
 
+/* A workspace with a notes folder and error 0 failing: the options of a
+ * pass whose fix (a diff of its own) makes a note. */
+static callus_learn_opts note_ready(fixture *f)
+{
+	callus_learn_opts o = opts_for(f, ".", "s1");
+	callus_learn_result r;
+	char dir[128];
+
+	snprintf(dir, sizeof(dir), "%s/.callus", f->dir);
+	assert_int_equal(mkdir(dir, 0777), 0);
+	o.fix_patch = "diff --git a/src/a.js b/src/a.js\n--- a/src/a.js\n+++ b/src/a.js\n"
+		      "@@ -1 +1 @@\n-foo();\n+window.foo();\n";
+	fail_run(f, ".", 1, &r);
+	callus_learn_result_release(&r);
+	return o;
+}
+
 /*
  * A pass whose commit fails (a full disk) writes no note file: a file
  * ahead of its store was taken in by the next sync as a teammate's note,
@@ -1051,19 +1068,11 @@ static int note_file(fixture *f, callus_buf *out)
 static void a_refused_pass_writes_no_note_file(void **state)
 {
 	fixture *f = *state;
-	callus_learn_opts o = opts_for(f, ".", "s1");
+	callus_learn_opts o = note_ready(f);
 	callus_learn_result r;
 	callus_buf text = CALLUS_BUF_INIT;
-	char dir[128];
 	int refused = 0;
 
-	snprintf(dir, sizeof(dir), "%s/.callus", f->dir);
-	assert_int_equal(mkdir(dir, 0777), 0);
-	/* a fix of its own: a note is made of a fix with code */
-	o.fix_patch = "diff --git a/src/a.js b/src/a.js\n--- a/src/a.js\n+++ b/src/a.js\n"
-		      "@@ -1 +1 @@\n-foo();\n+window.foo();\n";
-	fail_run(f, ".", 1, &r);
-	callus_learn_result_release(&r);
 	sqlite3_commit_hook(callus_store_db(f->s), refuse_commit, &refused);
 	assert_true(callus_learn_pass(f->s, &o, &r, NULL) < 0);
 	sqlite3_commit_hook(callus_store_db(f->s), NULL, NULL);
@@ -1093,19 +1102,13 @@ static void a_refused_pass_writes_no_note_file(void **state)
 static void a_persons_edit_while_a_note_is_written_is_kept(void **state)
 {
 	fixture *f = *state;
-	callus_learn_opts o = opts_for(f, ".", "s1");
+	callus_learn_opts o = note_ready(f);
 	callus_learn_result r;
 	callus_buf text = CALLUS_BUF_INIT;
-	char dir[128], cmd[256];
+	char cmd[256];
 	int64_t apps;
 	FILE *p;
 
-	snprintf(dir, sizeof(dir), "%s/.callus", f->dir);
-	assert_int_equal(mkdir(dir, 0777), 0);
-	o.fix_patch = "diff --git a/src/a.js b/src/a.js\n--- a/src/a.js\n+++ b/src/a.js\n"
-		      "@@ -1 +1 @@\n-foo();\n+window.foo();\n";
-	fail_run(f, ".", 1, &r);
-	callus_learn_result_release(&r);
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
 	callus_learn_result_release(&r);
 	assert_int_equal(note_file(f, &text), 1);
