@@ -270,9 +270,9 @@ int callus_notes_write_owed(callus_store *s, const char *workspace, const callus
 	 * for the next sync, rather than hold a hook up for the timeout */
 	if ((rc = callus_store_begin_within(s, OWED_WAIT_MS, err)) < 0)
 		return rc;
-	/* a person's edit since the pass began is taken in first (a busy
-	 * store can hold the files back for its timeout); a removal is left
-	 * to the next whole sync, which retires the note */
+	/* a person's edit since the pass began is taken in first (the files
+	 * wait for this lock); a removal is left to the next whole sync,
+	 * which retires the note */
 	for (size_t i = 0; i < owed->count && rc == 0; i++)
 		if ((rc = callus_notes_sync_one(s, workspace, owed->items[i], NULL, err)) == 0)
 			rc = callus_notes_write_file(s, workspace, owed->items[i], err);
