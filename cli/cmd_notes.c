@@ -71,10 +71,11 @@ const cli_spec cmd_note_spec = {
 	"--rule sets the one line that heads the note from then on, and the\n"
 	"corrective_rule of the lessons of its errors (\"format specifiers must match\n"
 	"the argument type: %d for int, %ld for long\").  The agent that made a fix is\n"
-	"told it can.  'retire' removes a note that no longer helps: it is not shown\n"
-	"again, its file is removed, and the same error fixed again makes no new one;\n"
-	"several at once ('callus doctor' lists a crowded layer's lowest), each on its\n"
-	"own: one that cannot be is said, and the status is then not 0.\n"
+	"told it can.  A retired note's rule is kept, and said to be shown no more (its\n"
+	"lessons still carry it).  'retire' removes a note that no longer helps: it is\n"
+	"not shown again, its file is removed, and the same error fixed again makes no\n"
+	"new one; several at once ('callus doctor' lists a crowded layer's lowest), each\n"
+	"on its own: one that cannot be is said, and the status is then not 0.\n"
 	"With --layer team (or org), a maintainer of that layer retires one of its\n"
 	"approved notes in the layer's store: every workspace drops it from its cache\n"
 	"at its next 'callus sync' (docs/teams.md).",
@@ -253,6 +254,19 @@ static int notes_waiting(const cli_workspace *ws)
 	return found;
 }
 
+/* Whether note id (a prefix of it) is retired: a rule given to one is
+ * kept, and said to be shown no more. */
+static int retired_note(callus_store *store, const char *id)
+{
+	callus_note n;
+	int retired;
+
+	memset(&n, 0, sizeof(n));
+	retired = callus_notes_get(store, id, &n, NULL) == 0 && n.retired;
+	callus_note_release(&n);
+	return retired;
+}
+
 static int open_synced(callus_store **store, cli_workspace *ws, int need_redactor)
 {
 	callus_error err = CALLUS_ERROR_INIT;
@@ -397,6 +411,9 @@ int cmd_note(int argc, char **argv)
 			continue;
 		}
 		printf(retire ? "note %s retired\n" : "note %s: rule recorded\n", argv[i]);
+		if (!retire && retired_note(store, argv[i]))
+			printf("  the note is retired: its lessons carry the rule, the note is shown no "
+			       "more\n");
 		changed = 1;
 	}
 	if (changed &&

@@ -134,7 +134,8 @@ test_expect_success 'a third fix of the same kind merges into the same note' '
 test_expect_success 'the agent adds the rule; it heads the note and the next reply' '
 	cd c &&
 	id=$("$CALLUS" notes --json | jq -r ".[0].id") &&
-	"$CALLUS" note "${id%????????}" --rule "format specifiers must match the argument type: %d for int" &&
+	"$CALLUS" note "${id%????????}" --rule "format specifiers must match the argument type: %d for int" >../rule-out &&
+	test "$(cat ../rule-out)" = "note ${id%????????}: rule recorded" &&
 	grep -q "^Rule: format specifiers must match" ".callus/notes/$id.md" &&
 	grep -q "Rule: \`format specifiers" AGENTS.md &&
 	"$CALLUS" lessons --json >../list-rule &&
@@ -400,7 +401,12 @@ test_expect_success 'a retired note'"'"'s fix is offered no more; a fix found si
 	git checkout -q show.c && hook_gcc show.c 1 && ctx reply >../rctx &&
 	grep -q "past fix" ../rctx && grep -q "^  +.*\"n\");" ../rctx &&
 	! grep -q "note $id" ../rctx &&
-	"$CALLUS" notes --json | jq -e "length == 0"
+	"$CALLUS" notes --json | jq -e "length == 0" &&
+	# a rule given to the retired note is kept, and said to be shown no more
+	"$CALLUS" note "$id" --rule "match the format to the argument" >../ro &&
+	grep -qx "note $id: rule recorded" ../ro &&
+	grep -qx "  the note is retired: its lessons carry the rule, the note is shown no more" ../ro &&
+	"$CALLUS" notes --all --json | jq -e ".[] | select(.id == \"$id\") | .rule == \"match the format to the argument\""
 '
 
 test_expect_success 'a note file git left in conflict is not read, nor written over, until resolved' '
