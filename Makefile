@@ -248,9 +248,11 @@ $(BUILD)/tests/test_hook_spool: $(BUILD)/cli/hook_spool.o $(BUILD)/cli/detach.o 
 	$(BUILD)/tests/unit/tmpdir_helpers.o
 
 # test_fsutil counts the syncs of an atomic write and an append, test_learn
-# those of the indexes beside the store (each wraps them).
+# those of the indexes beside the store (each wraps them); test_learn edits
+# a note's file as a person would, just after callus renames it into place.
 $(BUILD)/tests/test_fsutil $(BUILD)/tests/test_learn: LDFLAGS += -Wl,--wrap=fsync \
 	-Wl,--wrap=fdatasync
+$(BUILD)/tests/test_learn: LDFLAGS += -Wl,--wrap=rename
 
 # The parsers' sample tests and the summary's share tests/unit/parse_helpers.c.
 $(BUILD)/tests/test_parse_native $(BUILD)/tests/test_parse_ecosystems $(BUILD)/tests/test_summary: \

@@ -164,11 +164,8 @@ static int unchanged(const char *path, int64_t mtime_ns)
 	       (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec == mtime_ns;
 }
 
-/* Any mtime: callus_fs_write_atomic()'s writes look at nothing. */
-#define ANY_MTIME INT64_MIN
-
 static int write_atomic(const char *path, const void *data, size_t len, mode_t mode,
-			unsigned flags, int64_t mtime_ns, callus_error *err)
+			unsigned flags, int64_t mtime_ns, struct stat *written, callus_error *err)
 {
 	callus_buf tmp = CALLUS_BUF_INIT, dir = CALLUS_BUF_INIT;
 	int fd = -1, dfd, rc;
@@ -196,13 +193,19 @@ static int write_atomic(const char *path, const void *data, size_t len, mode_t m
 		rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path, strerror(errno));
 		goto out;
 	}
+	/* what was written, from the file itself: the path after the rename
+	 * may already be another's edit */
+	if (written && fstat(fd, written) < 0) {
+		rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path, strerror(errno));
+		goto out;
+	}
 	if (close(fd) < 0) {
 		fd = -1;
 		rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	fd = -1;
-	if (mtime_ns != ANY_MTIME && !unchanged(path, mtime_ns)) {
+	if (mtime_ns != CALLUS_FS_ANY_MTIME && !unchanged(path, mtime_ns)) {
 		rc = callus_error_set(err, CALLUS_ECHANGED, "'%s' changed since callus read it",
 				      path);
 		goto out;
@@ -234,15 +237,15 @@ out:
 int callus_fs_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 			   unsigned flags, callus_error *err)
 {
-	return write_atomic(path, data, len, mode, flags, ANY_MTIME, err);
+	return write_atomic(path, data, len, mode, flags, CALLUS_FS_ANY_MTIME, NULL, err);
 }
 
 int callus_fs_write_atomic_unless_changed(const char *path, const void *data, size_t len,
 					  mode_t mode, unsigned flags, int64_t mtime_ns,
-					  callus_error *err)
+					  struct stat *written, callus_error *err)
 {
 	/* not looked at before the write too: the caller has just read it */
-	return write_atomic(path, data, len, mode, flags, mtime_ns, err);
+	return write_atomic(path, data, len, mode, flags, mtime_ns, written, err);
 }
 
 /* After mkdir(dir) failed with errno: 0 when dir is a directory already. */

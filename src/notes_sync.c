@@ -221,11 +221,10 @@ int callus_notes_write_file(callus_store *s, const char *workspace, const char *
 				 workspace);
 	} else if (callus_buf_status(&path) < 0) {
 		goto oom;
-	} else if ((seen < 0 ? callus_fs_write_atomic(path.ptr, text.ptr, text.len, 0666,
-						     CALLUS_FS_UMASK, &fe)
-			     : callus_fs_write_atomic_unless_changed(path.ptr, text.ptr, text.len, 0666,
-								     CALLUS_FS_UMASK, seen, &fe)) == 0 &&
-		   lstat(path.ptr, &st) == 0) {
+	} else if (callus_fs_write_atomic_unless_changed(path.ptr, text.ptr, text.len, 0666,
+							 CALLUS_FS_UMASK,
+							 seen < 0 ? CALLUS_FS_ANY_MTIME : seen, &st,
+							 &fe) == 0) {
 		cursor_follow(workspace, before);
 		if ((sq = record_file(s, id, hex, mtime_ns(&st), (int64_t)st.st_size)) != SQLITE_OK)
 			rc = callus_store_db_error(s, err, sq, "cannot record a note's file in");

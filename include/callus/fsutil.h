@@ -10,6 +10,7 @@
 #define CALLUS_FSUTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -60,16 +61,20 @@ int callus_fs_write_atomic(const char *path, const void *data, size_t len,
 /*
  * As callus_fs_write_atomic(), over a file a person may be editing: path
  * is replaced only while it is the file callus last saw, its mtime
- * mtime_ns (nanoseconds since the epoch), looked at just before the
- * rename, after the temporary file's fsync.  A file changed or removed
- * since is left as it is (none is made), and CALLUS_ECHANGED returned,
- * so that its change can be read and taken in rather than written over.
- * What is left is the time between that look and the rename
- * (microseconds), where it was the whole write's.
+ * mtime_ns (nanoseconds since the epoch; CALLUS_FS_ANY_MTIME: whatever is
+ * there), looked at just before the rename, after the temporary file's
+ * fsync.  A file changed or removed since is left as it is (none is
+ * made), and CALLUS_ECHANGED returned, so that its change can be read and
+ * taken in rather than written over.  What is left is the time between
+ * that look and the rename (microseconds), where it was the whole write's.
+ * *written (may be NULL) is the new file's fstat(2), taken before the
+ * rename: what callus wrote, where a stat of path after it may already be
+ * a person's edit, which would then pass for callus's own.
  */
+#define CALLUS_FS_ANY_MTIME INT64_MIN
 int callus_fs_write_atomic_unless_changed(const char *path, const void *data, size_t len,
 					  mode_t mode, unsigned flags, int64_t mtime_ns,
-					  callus_error *err);
+					  struct stat *written, callus_error *err);
 
 /*
  * Replace a person's file at path (was: its lstat) with data[0..len) as

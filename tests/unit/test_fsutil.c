@@ -199,7 +199,7 @@ static void test_write_atomic_unless_changed(void **state)
 
 	assert_int_equal(callus_fs_write_atomic(p, "callus's\n", 9, 0644, 0, NULL), 0);
 	seen = mtime_of(p);
-	assert_int_equal(callus_fs_write_atomic_unless_changed(p, "again\n", 6, 0644, 0, seen, NULL),
+	assert_int_equal(callus_fs_write_atomic_unless_changed(p, "again\n", 6, 0644, 0, seen, NULL, NULL),
 			 0);
 	assert_int_equal(callus_fs_read_file(&got, p, 0, NULL), 0);
 	assert_string_equal(got.ptr, "again\n");
@@ -207,7 +207,7 @@ static void test_write_atomic_unless_changed(void **state)
 
 	/* changed before (its mtime moved) */
 	assert_int_equal(utimensat(AT_FDCWD, p, t, 0), 0);
-	assert_int_equal(callus_fs_write_atomic_unless_changed(p, "over\n", 5, 0644, 0, seen, &err),
+	assert_int_equal(callus_fs_write_atomic_unless_changed(p, "over\n", 5, 0644, 0, seen, NULL, &err),
 			 CALLUS_ECHANGED);
 	assert_non_null(strstr(callus_error_message(&err), "changed since callus read it"));
 	callus_error_release(&err);
@@ -217,7 +217,7 @@ static void test_write_atomic_unless_changed(void **state)
 
 	/* changed while the new text was synced */
 	edit_while_synced = p;
-	assert_int_equal(callus_fs_write_atomic_unless_changed(p, "over\n", 5, 0644, 0, seen, NULL),
+	assert_int_equal(callus_fs_write_atomic_unless_changed(p, "over\n", 5, 0644, 0, seen, NULL, NULL),
 			 CALLUS_ECHANGED);
 	edit_while_synced = NULL;
 	assert_int_equal(callus_fs_read_file(&got, p, 0, NULL), 0);
@@ -227,7 +227,7 @@ static void test_write_atomic_unless_changed(void **state)
 	/* removed: not made again */
 	seen = mtime_of(p);
 	assert_int_equal(unlink(p), 0);
-	assert_int_equal(callus_fs_write_atomic_unless_changed(p, "over\n", 5, 0644, 0, seen, NULL),
+	assert_int_equal(callus_fs_write_atomic_unless_changed(p, "over\n", 5, 0644, 0, seen, NULL, NULL),
 			 CALLUS_ECHANGED);
 	assert_int_equal(count_entries(f->dir), 0);
 	callus_buf_release(&got);

@@ -47,8 +47,33 @@ typedef struct fixture {
 } fixture;
 
 /* A note's file a person edits while callus syncs the file that is to
- * replace it (count_sync), once; "" for none. */
-static char note_edited_at_sync[512];
+ * replace it (count_sync), or just after callus renamed it into place
+ * (__wrap_rename), once; "" for none. */
+static char note_edited_at_sync[512], note_edited_at_rename[512];
+
+/* The person's edit: a section of their own appended to path. */
+static void persons_edit(char *path)
+{
+	FILE *fp = fopen(path, "a");
+
+	if (fp) {
+		fputs("\n## Person\n\nkeep me\n", fp);
+		fclose(fp);
+	}
+	path[0] = '\0';
+}
+
+int __real_rename(const char *from, const char *to);
+int __wrap_rename(const char *from, const char *to);
+
+int __wrap_rename(const char *from, const char *to)
+{
+	int rc = __real_rename(from, to);
+
+	if (rc == 0 && *note_edited_at_rename && !strcmp(to, note_edited_at_rename))
+		persons_edit(note_edited_at_rename);
+	return rc;
+}
 
 static const char *const messages[] = {
 	"'foo' is not defined.",
@@ -1095,13 +1120,12 @@ static void a_refused_pass_writes_no_note_file(void **state)
 }
 
 /*
- * A person's edit of a note's file made while a pass writes it again (the
- * new text synced before its rename) is kept, and the next sync takes it
- * in with the store's counts: it was written over, and lost.
+ * A person's edit of a note's file made while a second pass writes it
+ * again, at the moment armed (note_edited_at_sync, note_edited_at_rename)
+ * is set for: kept, and the next sync takes it in with the store's counts.
  */
-static void a_persons_edit_while_a_note_is_written_is_kept(void **state)
+static void edit_during_second_pass(fixture *f, char *armed, size_t size)
 {
-	fixture *f = *state;
 	callus_learn_opts o = note_ready(f);
 	callus_learn_result r;
 	callus_buf text = CALLUS_BUF_INIT;
@@ -1114,15 +1138,15 @@ static void a_persons_edit_while_a_note_is_written_is_kept(void **state)
 	assert_int_equal(note_file(f, &text), 1);
 	snprintf(cmd, sizeof(cmd), "ls -d '%s'/.callus/notes/*.md", f->dir);
 	assert_non_null(p = popen(cmd, "r"));
-	assert_non_null(fgets(note_edited_at_sync, sizeof(note_edited_at_sync), p));
+	assert_non_null(fgets(armed, (int)size, p));
 	pclose(p);
-	note_edited_at_sync[strcspn(note_edited_at_sync, "\n")] = '\0';
+	armed[strcspn(armed, "\n")] = '\0';
 
 	fail_run(f, ".", 1, &r);
 	callus_learn_result_release(&r);
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
 	callus_learn_result_release(&r);
-	assert_int_equal(note_edited_at_sync[0], '\0'); /* the edit was made */
+	assert_int_equal(armed[0], '\0'); /* the edit was made */
 	assert_int_equal(note_file(f, &text), 1);
 	assert_non_null(strstr(text.ptr, "keep me"));
 	/* the fix and the suggestion of the first that worked again */
@@ -1138,6 +1162,21 @@ static void a_persons_edit_while_a_note_is_written_is_kept(void **state)
 	snprintf(cmd, sizeof(cmd), "\napplications: %lld\n", (long long)apps);
 	assert_non_null(strstr(text.ptr, cmd));
 	callus_buf_release(&text);
+}
+
+/* Made while the new text was synced, before its rename: it was written
+ * over, and lost. */
+static void a_persons_edit_while_a_note_is_written_is_kept(void **state)
+{
+	edit_during_second_pass(*state, note_edited_at_sync, sizeof(note_edited_at_sync));
+}
+
+/* Made just after the rename, before callus looked at what it wrote: it
+ * was taken for callus's own file, never read, and written over by the
+ * next change. */
+static void a_persons_edit_just_after_a_note_is_written_is_taken_in(void **state)
+{
+	edit_during_second_pass(*state, note_edited_at_rename, sizeof(note_edited_at_rename));
 }
 
 /* Most passes are of checks that never failed: they must not write. */
@@ -1984,15 +2023,10 @@ static void count_sync(int fd)
 	checks_syncs += strstr(base, CALLUS_CHECKINDEX_NAME) != NULL;
 	if (*note_edited_at_sync) {
 		const char *name = strrchr(note_edited_at_sync, '/') + 1;
-		FILE *fp;
 
 		/* the temporary file: ".NAME.callus-PID-..." */
-		if (base[0] == '.' && !strncmp(base + 1, name, strlen(name)) &&
-		    (fp = fopen(note_edited_at_sync, "a"))) {
-			fputs("\n## Person\n\nkeep me\n", fp);
-			fclose(fp);
-			note_edited_at_sync[0] = '\0';
-		}
+		if (base[0] == '.' && !strncmp(base + 1, name, strlen(name)))
+			persons_edit(note_edited_at_sync);
 	}
 }
 
@@ -2979,6 +3013,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(fail_then_pass_makes_one_resolution, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_refused_pass_writes_no_note_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_persons_edit_while_a_note_is_written_is_kept, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_persons_edit_just_after_a_note_is_written_is_taken_in, setup, teardown),
 		cmocka_unit_test_setup_teardown(failure_learnt_in_two_steps, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_failure_after_a_pass_late_or_replayed, setup,
 						teardown),
