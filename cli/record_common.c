@@ -339,7 +339,13 @@ static void queued_said(const cli_workspace *ws, const cli_queued *q, int failur
 	if (q->at_ns <= 0)
 		cli_error("%s queued: %s; it is %s once the store can take it", what,
 			  callus_error_message(err), done);
-	log_error(ws, failure ? "record_kept" : "pass_kept", callus_error_message(err), NULL);
+	{
+		/* the reason a live run's line gives (cli_queue_run) */
+		const char *const extra[] = { "reason", failsafe_reason(rc), NULL };
+
+		log_error(ws, failure ? "record_kept" : "pass_kept", callus_error_message(err),
+			  extra);
+	}
 }
 
 /* What err says of rc: an allocation that failed sets no message. */
