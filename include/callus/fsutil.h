@@ -69,7 +69,8 @@ int callus_fs_write_atomic(const char *path, const void *data, size_t len,
  * that look and the rename (microseconds), where it was the whole write's.
  * *written (may be NULL) is the new file's fstat(2), taken before the
  * rename: what callus wrote, where a stat of path after it may already be
- * a person's edit, which would then pass for callus's own.
+ * a person's edit, which would then pass for callus's own.  Set only when
+ * 0 is returned.
  */
 #define CALLUS_FS_ANY_MTIME INT64_MIN
 int callus_fs_write_atomic_unless_changed(const char *path, const void *data, size_t len,
