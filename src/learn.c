@@ -19,7 +19,6 @@
 #include "callus/fileindex.h"
 #include "callus/buf.h"
 #include "callus/lesson.h"
-#include "callus/log.h"
 #include "callus/notes.h"
 #include "callus/patchdesc.h"
 #include "callus/redact.h"
@@ -708,18 +707,6 @@ static int check_has(learn_run *r, const char *sql)
 #define PASSED_SINCE                                                                      \
 	"SELECT 1 FROM checks WHERE tool = ?1 AND args = ?2 AND dir = ?3 AND last_pass_at > ?4"
 
-/* The notes' files a pass could not write after its commit (a writer in
- * the way): said in the workspace's log, since they stay owed until the
- * next sync. */
-static void log_owed(const char *workspace, const callus_error *e)
-{
-	callus_buf dir = CALLUS_BUF_INIT;
-
-	if (callus_buf_printf(&dir, "%s/.callus", workspace) == 0)
-		callus_log_event(dir.ptr, "warn", "notes_owed", callus_error_message(e), NULL);
-	callus_buf_release(&dir);
-}
-
 /* The run's learning is written with this transaction: a delivery again
  * finds nothing owed (store.h). */
 static int settle_owed(learn_run *r)
@@ -789,15 +776,8 @@ static int write_run(learn_run *r, callus_error *err)
 			callus_metrics_merge(r->o->metrics, r->metrics);
 	}
 	/* what is learnt is committed: files not written now stay owed, and
-	 * the next sync writes them (a failure's recording, a session's
-	 * start, callus notes) */
-	if (r->notes_owed.count) {
-		callus_error we = CALLUS_ERROR_INIT;
-
-		if (callus_notes_write_owed(r->s, r->o->workspace, &r->notes_owed, &we) < 0)
-			log_owed(r->o->workspace, &we);
-		callus_error_release(&we);
-	}
+	 * the next sync writes them (said in the log) */
+	callus_notes_write_owed(r->s, r->o->workspace, &r->notes_owed);
 	return 0;
 fail:
 	rc = callus_store_db_error(r->s, err, sq, "cannot record what was learnt in");

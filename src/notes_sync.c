@@ -129,7 +129,7 @@ static void log_trouble(const char *workspace, const char *what, const char *id,
 	const char *const extra[] = { "note", id, NULL };
 
 	if (callus_buf_printf(&dir, "%s/.callus", workspace) == 0)
-		callus_log_event(dir.ptr, "warn", what, callus_error_message(e), extra);
+		callus_log_event(dir.ptr, "warn", what, callus_error_message(e), id ? extra : NULL);
 	callus_buf_release(&dir);
 }
 
@@ -258,28 +258,31 @@ out:
  * is not waited for. */
 #define OWED_WAIT_MS 100
 
-int callus_notes_write_owed(callus_store *s, const char *workspace, const callus_strlist *owed,
-			    callus_error *err)
+void callus_notes_write_owed(callus_store *s, const char *workspace, const callus_strlist *owed)
 {
+	callus_error err = CALLUS_ERROR_INIT;
 	int rc;
 
 	if (!owed->count)
-		return 0;
+		return;
 	/* the pass is committed: a writer in the way leaves the files owed
 	 * for the next sync, rather than hold a hook up for the timeout */
-	if ((rc = callus_store_begin_within(s, OWED_WAIT_MS, err)) < 0)
-		return rc;
+	if ((rc = callus_store_begin_within(s, OWED_WAIT_MS, &err)) < 0)
+		goto out;
 	/* a person's edit since the pass began is taken in first (the files
 	 * wait for this lock); a removal is left to the next whole sync,
 	 * which retires the note */
 	for (size_t i = 0; i < owed->count && rc == 0; i++)
-		if ((rc = callus_notes_sync_one(s, workspace, owed->items[i], NULL, err)) == 0)
-			rc = callus_notes_write_file(s, workspace, owed->items[i], err);
-	if (rc < 0) {
+		if ((rc = callus_notes_sync_one(s, workspace, owed->items[i], NULL, &err)) == 0)
+			rc = callus_notes_write_file(s, workspace, owed->items[i], &err);
+	if (rc < 0)
 		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
-		return rc;
-	}
-	return callus_store_exec(s, "COMMIT", err);
+	else
+		rc = callus_store_exec(s, "COMMIT", &err);
+out:
+	if (rc < 0)
+		log_trouble(workspace, "notes_owed", NULL, &err);
+	callus_error_release(&err);
 }
 
 /* ------------------------------------------------------------------ */

@@ -106,11 +106,10 @@ int callus_notes_learn(callus_store *s, const char *workspace, const int64_t *re
  * A person's edit of a file since callus last wrote it is taken in first,
  * and a file they removed is not written back (the next whole sync retires
  * its note).  Never fatal: a file not written now stays owed, and the next
- * sync writes it (a crash between the two commits too).  0, or < 0 with
- * err set.
+ * sync writes it (a crash between the two commits too); the workspace's
+ * log says why (notes_owed).
  */
-int callus_notes_write_owed(callus_store *s, const char *workspace, const callus_strlist *owed,
-			    callus_error *err);
+void callus_notes_write_owed(callus_store *s, const char *workspace, const callus_strlist *owed);
 
 /*
  * Inside the caller's write transaction: resolution rid's metrics moved

@@ -295,10 +295,7 @@ static int give_fix(eval *e, callus_store *s, const char *ws, int64_t rid)
 		rc = failed("making a note", &err);
 		goto out;
 	}
-	if (callus_notes_write_owed(s, ws, &owed, &err) < 0) {
-		rc = failed("writing a note", &err);
-		goto out;
-	}
+	callus_notes_write_owed(s, ws, &owed);
 	rc = 0;
 out:
 	sqlite3_finalize(st);

@@ -708,7 +708,7 @@ static void an_owed_file_keeps_a_persons_edit(void **state)
 		} else {
 			callus_strlist_release(&owed);
 			assert_int_equal(callus_strlist_add(&owed, id, strlen(id)), 0);
-			assert_int_equal(callus_notes_write_owed(f->s, f->dir, &owed, NULL), 0);
+			callus_notes_write_owed(f->s, f->dir, &owed);
 		}
 		get(f, edited[w], &n);
 		assert_string_equal(n.rule, rule);
@@ -723,7 +723,7 @@ static void an_owed_file_keeps_a_persons_edit(void **state)
 	assert_int_equal(unlink(path), 0);
 	callus_strlist_release(&owed);
 	assert_int_equal(callus_strlist_add(&owed, id, strlen(id)), 0);
-	assert_int_equal(callus_notes_write_owed(f->s, f->dir, &owed, NULL), 0);
+	callus_notes_write_owed(f->s, f->dir, &owed);
 	assert_int_equal(access(path, F_OK), -1);
 	folder_changed(f);
 	assert_int_equal(callus_notes_sync_bounded(f->s, f->dir, &changed, NULL), 0);
@@ -829,6 +829,36 @@ static void an_owed_file_after_a_rollback_a_failed_write_a_huge_edit(void **stat
 		assert_true(sqlite3_total_changes64(callus_store_db(f->s)) == before);
 	}
 	assert_int_equal(sync_round(f), 0);
+}
+
+/* The files after a pass, when another writer holds the store: not
+ * waited for past a moment, left owed, and said in the log; written by the
+ * next sync. */
+static void owed_files_behind_a_writer_are_said(void **state)
+{
+	fixture *f = *state;
+	callus_strlist owed = CALLUS_STRLIST_INIT;
+	callus_buf log = CALLUS_BUF_INIT;
+	char id[CALLUS_NOTE_ID_LEN + 1], q[160], path[160];
+	sqlite3 *other = NULL;
+
+	owe(f, 21, id);
+	assert_int_equal(callus_strlist_add(&owed, id, strlen(id)), 0);
+	assert_int_equal(sqlite3_open(f->path, &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+	callus_notes_write_owed(f->s, f->dir, &owed);
+	assert_int_equal(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(other);
+	snprintf(q, sizeof(q), "SELECT file_size < 0 FROM notes WHERE id = '%s'", id);
+	assert_int_equal(one_int(f, q), 1);
+	snprintf(path, sizeof(path), "%s/.callus/log.jsonl", f->dir);
+	assert_int_equal(callus_fs_read_file(&log, path, 1 << 20, NULL), 0);
+	assert_non_null(strstr(log.ptr, "\"event\":\"notes_owed\""));
+	/* the next sync writes it */
+	assert_int_equal(callus_notes_sync(f->s, f->dir, NULL, NULL), 0);
+	assert_int_equal(one_int(f, q), 0);
+	callus_buf_release(&log);
+	callus_strlist_release(&owed);
 }
 
 /* Records in the noted signatures' vector file (notes_vectors.c). */
@@ -1161,6 +1191,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(store_ahead_is_written, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_owed_file_keeps_a_persons_edit, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_owed_file_after_a_rollback_a_failed_write_a_huge_edit, setup, teardown),
+		cmocka_unit_test_setup_teardown(owed_files_behind_a_writer_are_said, setup, teardown),
 		cmocka_unit_test_setup_teardown(learning_syncs, setup, teardown),
 		cmocka_unit_test_setup_teardown(own_writes_keep_the_cursor, setup, teardown),
 		cmocka_unit_test_setup_teardown(cursor_is_written_in_place, setup, teardown),
