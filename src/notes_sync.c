@@ -778,12 +778,12 @@ static int sync_file(sync_run *r, const char *name, callus_error *err)
 	if (callus_fs_read_file(&text, path.ptr, CALLUS_NOTE_FILE_MAX, &fe) < 0 ||
 	    hash_of(hex, text.ptr ? text.ptr : "", text.len) < 0) {
 		log_trouble(r->workspace, "note_file", id, &fe);
-		/* an owed file grown too large for callus to read: left alone,
-		 * as an unreadable note is, not owed, so that no sync writes it
-		 * over or tries it again until it changes (its hash one no file
-		 * has: a file put back as callus wrote it is read again) */
-		if (fe.code == CALLUS_ETOOBIG && k && k->active && k->size < 0 &&
-		    need_tx(r, NULL) == 0 &&
+		/* a known note's file grown too large for callus to read: left
+		 * alone and said once, as an unreadable note is, and no longer
+		 * owed, so that no sync writes it over or tries it again until
+		 * it changes (its hash one no file has: a file put back as
+		 * callus wrote it is read again) */
+		if (fe.code == CALLUS_ETOOBIG && k && need_tx(r, NULL) == 0 &&
 		    record_file(r->s, id, UNREAD_HASH, mtime_ns(&st), (int64_t)st.st_size) ==
 			    SQLITE_OK)
 			k->size = (int64_t)st.st_size;

@@ -829,6 +829,32 @@ static void an_owed_file_after_a_rollback_a_failed_write_a_huge_edit(void **stat
 		assert_true(sqlite3_total_changes64(callus_store_db(f->s)) == before);
 	}
 	assert_int_equal(sync_round(f), 0);
+
+	/* a note not owed whose file grows too large: said once, not at
+	 * every sync */
+	note_id(id, 14);
+	snprintf(path, sizeof(path), "%s/%s.md", f->notes, id);
+	assert_non_null(fp = fopen(path, "a"));
+	for (int i = 0; i < 40000; i++)
+		fputs("pasted\n", fp);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(callus_notes_sync(f->s, f->dir, &changed, NULL), 0);
+	assert_int_equal(callus_notes_sync(f->s, f->dir, &changed, NULL), 0);
+	assert_int_equal(sync_round(f), 0);
+	{
+		callus_buf log = CALLUS_BUF_INIT;
+		char key[64];
+		const char *p;
+		int said = 0;
+
+		snprintf(q, sizeof(q), "%s/.callus/log.jsonl", f->dir);
+		assert_int_equal(callus_fs_read_file(&log, q, 1 << 20, NULL), 0);
+		snprintf(key, sizeof(key), "\"note\":\"%s\"", id);
+		for (p = log.ptr; (p = strstr(p, key)); p++)
+			said++;
+		assert_int_equal(said, 1);
+		callus_buf_release(&log);
+	}
 }
 
 /* The files after a pass, when another writer holds the store: not
