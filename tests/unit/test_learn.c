@@ -1045,27 +1045,32 @@ static int refuse_commit(void *arg)
 }
 
 /* The text of the only note file in the workspace's .callus/notes into
- * out; 0 when there is none, the number of files otherwise. */
-static int note_file(fixture *f, callus_buf *out)
+ * out, and its path into path[0..size) (may be NULL); 0 when there is
+ * none, the number of files otherwise. */
+static int note_path_file(fixture *f, callus_buf *out, char *path, size_t size)
 {
-	char cmd[256];
+	char cmd[256], name[256], at[512];
 	FILE *p;
 	int n = 0;
-	char name[256];
 
 	snprintf(cmd, sizeof(cmd), "ls '%s/.callus/notes' 2>/dev/null", f->dir);
 	assert_non_null(p = popen(cmd, "r"));
 	while (fgets(name, sizeof(name), p)) {
-		char path[512];
-
 		name[strcspn(name, "\n")] = '\0';
-		snprintf(path, sizeof(path), "%s/.callus/notes/%s", f->dir, name);
+		snprintf(at, sizeof(at), "%s/.callus/notes/%s", f->dir, name);
 		callus_buf_clear(out);
-		assert_int_equal(callus_fs_read_file(out, path, 1 << 20, NULL), 0);
+		assert_int_equal(callus_fs_read_file(out, at, 1 << 20, NULL), 0);
+		if (path)
+			snprintf(path, size, "%s", at);
 		n++;
 	}
 	pclose(p);
 	return n;
+}
+
+static int note_file(fixture *f, callus_buf *out)
+{
+	return note_path_file(f, out, NULL, 0);
 }
 
 /* A workspace with a notes folder and error 0 failing: the options of a
@@ -1131,16 +1136,10 @@ static void edit_during_second_pass(fixture *f, char *armed, size_t size)
 	callus_buf text = CALLUS_BUF_INIT;
 	char cmd[256];
 	int64_t apps;
-	FILE *p;
 
 	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
 	callus_learn_result_release(&r);
-	assert_int_equal(note_file(f, &text), 1);
-	snprintf(cmd, sizeof(cmd), "ls -d '%s'/.callus/notes/*.md", f->dir);
-	assert_non_null(p = popen(cmd, "r"));
-	assert_non_null(fgets(armed, (int)size, p));
-	pclose(p);
-	armed[strcspn(armed, "\n")] = '\0';
+	assert_int_equal(note_path_file(f, &text, armed, size), 1);
 
 	fail_run(f, ".", 1, &r);
 	callus_learn_result_release(&r);
