@@ -750,6 +750,19 @@ static void an_owed_file_keeps_a_persons_edit(void **state)
 	assert_int_equal(sync_round(f), 0);
 }
 
+/* Note id's file grown past what callus reads (280 KB pasted in): its
+ * path in path[0..size). */
+static void pasted_into(fixture *f, const char *id, char *path, size_t size)
+{
+	FILE *fp;
+
+	snprintf(path, size, "%s/%s.md", f->notes, id);
+	assert_non_null(fp = fopen(path, "a"));
+	for (int i = 0; i < 40000; i++)
+		fputs("pasted\n", fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
 /*
  * What an owed file may meet besides a person's edit: callus's own write
  * whose record was rolled back (read as what the store holds, not as an
@@ -766,7 +779,6 @@ static void an_owed_file_after_a_rollback_a_failed_write_a_huge_edit(void **stat
 	struct stat st;
 	callus_note n;
 	size_t changed = 0;
-	FILE *fp;
 
 	/* rolled back after its rename */
 	owe(f, 11, id);
@@ -811,11 +823,7 @@ static void an_owed_file_after_a_rollback_a_failed_write_a_huge_edit(void **stat
 
 	/* too large to read: left alone, not owed, not tried again */
 	owe(f, 13, id);
-	snprintf(path, sizeof(path), "%s/%s.md", f->notes, id);
-	assert_non_null(fp = fopen(path, "a"));
-	for (int i = 0; i < 40000; i++)
-		fputs("pasted\n", fp);
-	assert_int_equal(fclose(fp), 0);
+	pasted_into(f, id, path, sizeof(path));
 	assert_int_equal(callus_notes_sync(f->s, f->dir, &changed, NULL), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(st.st_size > CALLUS_NOTE_FILE_MAX);
@@ -833,11 +841,7 @@ static void an_owed_file_after_a_rollback_a_failed_write_a_huge_edit(void **stat
 	/* a note not owed whose file grows too large: said once, not at
 	 * every sync */
 	note_id(id, 14);
-	snprintf(path, sizeof(path), "%s/%s.md", f->notes, id);
-	assert_non_null(fp = fopen(path, "a"));
-	for (int i = 0; i < 40000; i++)
-		fputs("pasted\n", fp);
-	assert_int_equal(fclose(fp), 0);
+	pasted_into(f, id, path, sizeof(path));
 	assert_int_equal(callus_notes_sync(f->s, f->dir, &changed, NULL), 0);
 	assert_int_equal(callus_notes_sync(f->s, f->dir, &changed, NULL), 0);
 	assert_int_equal(sync_round(f), 0);
