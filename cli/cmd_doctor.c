@@ -1098,6 +1098,19 @@ static int metrics_spooled(const cli_workspace *ws)
 	return held;
 }
 
+/* The size past which the workspace's log is rotated ([retention]
+ * log_kb); the default when it cannot be said. */
+static size_t log_limit(const struct doctor *d)
+{
+	callus_buf dir = CALLUS_BUF_INIT;
+	size_t limit = (size_t)CALLUS_LOG_DEFAULT_KB * 1024;
+
+	if (callus_buf_printf(&dir, "%s/.callus", d->ws->root) == 0)
+		limit = callus_log_limit(dir.ptr);
+	callus_buf_release(&dir);
+	return limit;
+}
+
 /*
  * The files of .callus/ that callus appends to in place, and what is lost
  * while one is not its own: callus_fs_open_own refuses a link, a FIFO, or
@@ -1109,11 +1122,11 @@ static int metrics_spooled(const cli_workspace *ws)
  */
 static void check_own_files(struct doctor *d)
 {
-	static const struct {
+	const struct {
 		const char *name, *lost;
 		size_t max;
 	} files[] = {
-		{ "log.jsonl", "nothing is logged", 2 * CALLUS_LOG_MAX_BYTES },
+		{ "log.jsonl", "nothing is logged", 2 * log_limit(d) },
 		{ CALLUS_METRICS_SPOOL, "metrics the store cannot take at once are dropped",
 		  2 * CALLUS_METRICS_SPOOL_MAX },
 	};
@@ -1179,7 +1192,7 @@ static void check_log(struct doctor *d)
 	char size[32];
 
 	callus_buf_printf(&path, "%s/.callus/log.jsonl", d->ws->root);
-	if (callus_fs_read_file(&text, path.ptr, 2 * CALLUS_LOG_MAX_BYTES, NULL) < 0 || !text.len) {
+	if (callus_fs_read_file(&text, path.ptr, 2 * log_limit(d), NULL) < 0 || !text.len) {
 		report(d, OK, "log", ".callus/log.jsonl: empty (no error logged)");
 		goto spool;
 	}

@@ -82,7 +82,9 @@ const cli_spec cmd_gc_spec = {
 	"redacted again, rewritten or compacted;\n"
 	"one that fails prints its error alone (with --json, an object of dry_run and\n"
 	"error only). A pass that removed something says what in .callus/log.jsonl\n"
-	"(gc_removed).\n"
+	"(gc_removed). That log rotates past [retention] log_kb KiB (1024; 16 to\n"
+	"16384) into one .1, which callus gc cuts to its last log_kb when it holds\n"
+	"more than twice that.\n"
 	"Without a store nothing is removed: the .lessons/ files stay (a clone that\n"
 	"commits them has no store yet), and their number is said on stderr.\n"
 	"See docs/scale.md and docs/redaction.md.",

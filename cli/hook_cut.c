@@ -82,6 +82,7 @@ int cli_cut_trace_prepare(cli_cut_trace *t, const cli_workspace *ws)
 	    render_metric(t->metric, sizeof(t->metric)) < 0 ||
 	    (t->dir = open(dir.ptr, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		goto out;
+	t->log_max = 2 * (off_t)callus_log_limit(dir.ptr);
 	rc = 0;
 out:
 	if (rc < 0)
@@ -138,7 +139,7 @@ void cli_cut_trace_write(const cli_cut_trace *t)
 	/* a handler cannot rotate the log (callus_log_event does, at its
 	 * next line): hooks cut one after another with nothing else logged
 	 * stop at the most a rotated log holds, their count still spooled */
-	append(t->dir, "log.jsonl", line, n, 0, (off_t)2 * CALLUS_LOG_MAX_BYTES);
+	append(t->dir, "log.jsonl", line, n, 0, t->log_max);
 	append(t->dir, CALLUS_METRICS_SPOOL, t->metric, strlen(t->metric), 1,
 	       CALLUS_METRICS_SPOOL_MAX);
 	errno = saved;

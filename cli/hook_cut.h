@@ -17,6 +17,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "cli.h"
@@ -31,9 +32,13 @@ typedef struct cli_cut_trace {
 					 * checked leads nowhere else */
 	char log[CLI_CUT_LINE_MAX];     /* the log line, with its newline */
 	char metric[CLI_CUT_LINE_MAX];  /* the spool's line, with its newline */
+	off_t log_max;                  /* the most a rotated log holds
+					 * (callus_log_limit, twice): read
+					 * now, the handler can read no
+					 * config */
 } cli_cut_trace;
 
-#define CLI_CUT_TRACE_INIT { -1, { 0 }, { 0 } }
+#define CLI_CUT_TRACE_INIT { -1, { 0 }, { 0 }, 0 }
 
 /* Render t (CLI_CUT_TRACE_INIT, or released) for a cut of ws's hook.  0,
  * or -1 (t unusable: a line too long, no memory, a .callus/ that leads out

@@ -227,6 +227,10 @@ static const struct {
 	{ "learn", "prune_hours", offsetof(callus_gc_policy, prune_hours) },
 };
 
+/* [retention] log_kb is read by the log itself, where it writes
+ * (callus_log_limit); checked here with the policy's keys */
+#define LOG_KB_KEY "log_kb"
+
 /* Each key of [retention] that is none of gc_keys' said to unread: a typo
  * (lesson for lessons) leaves the rule the user meant to set at its
  * default. */
@@ -238,7 +242,7 @@ static void unknown_keys(const callus_config *c, cli_unread_fn unread, void *arg
 	while ((e = callus_config_next(c, "retention", NULL, &it))) {
 		callus_buf msg = CALLUS_BUF_INIT;
 		const char *sep = " (";
-		int known = 0;
+		int known = !strcmp(e->key, LOG_KB_KEY);
 
 		for (size_t i = 0; i < sizeof(gc_keys) / sizeof(gc_keys[0]); i++)
 			known |= !strcmp(gc_keys[i].section, "retention") &&
@@ -253,7 +257,7 @@ static void unknown_keys(const callus_config *c, cli_unread_fn unread, void *arg
 			callus_buf_printf(&msg, "%s%s", sep, gc_keys[i].key);
 			sep = ", ";
 		}
-		callus_buf_putc(&msg, ')');
+		callus_buf_printf(&msg, "%s" LOG_KB_KEY ")", sep);
 		if (callus_buf_status(&msg) == 0)
 			unread(msg.ptr, arg);
 		callus_buf_release(&msg);
@@ -277,8 +281,17 @@ void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p, cli_unread_fn u
 		}
 		callus_error_release(&err);
 	}
-	if (unread && ws->config)
+	if (unread && ws->config) {
+		callus_error err = CALLUS_ERROR_INIT;
+		long kb;
+
+		if (callus_config_get_long(&kb, ws->config, "retention", LOG_KB_KEY,
+					   CALLUS_LOG_DEFAULT_KB, CALLUS_LOG_MIN_KB,
+					   CALLUS_LOG_MAX_KB, &err) < 0)
+			unread(callus_error_message(&err), arg);
+		callus_error_release(&err);
 		unknown_keys(ws->config, unread, arg);
+	}
 	if (p->prune_hours <= 0)
 		p->prune_hours = CALLUS_LEARN_PRUNE_HOURS;
 	/* A file that cannot be read may say to keep more, or longer, than

@@ -1,6 +1,7 @@
 #include "callus/log.h"
 #include "callus/workspace.h"
 #include "callus/buf.h"
+#include "callus/config.h"
 #include "callus/fsutil.h"
 #include "callus/lesson.h"
 
@@ -15,18 +16,37 @@
 /* A log far past the rotation's size was not written by callus: left. */
 #define REDACT_MAX_BYTES (64u * 1024 * 1024)
 
-/* What a rotated log holds at most: the log's size and a line, or a few
- * lines more when processes rotated together.  Past it, the file held
- * what callus did not write at that size (an older callus's log, another
- * program's lines), and the log would keep more than its two files'
- * worth: it is cut to its last CALLUS_LOG_MAX_BYTES. */
-#define ROTATED_MAX (2 * CALLUS_LOG_MAX_BYTES)
+/* Under this a log is never rotated, whatever its limit: its config is
+ * read only past it. */
+#define ALWAYS_KEPT ((off_t)CALLUS_LOG_MIN_KB * 1024)
 
-/* The file at path, when larger than ROTATED_MAX, written anew with its
- * last CALLUS_LOG_MAX_BYTES from the start of a line (never through a
- * link).  A line a process appends to it meanwhile is lost: a few lines
- * of an already rotated log, once. */
-static void keep_tail(const char *path)
+size_t callus_log_limit(const char *callus_dir)
+{
+	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
+	callus_config *c = NULL;
+	long kb = CALLUS_LOG_DEFAULT_KB;
+
+	/* a file or a value that cannot be read keeps the default: the CLI
+	 * says why (cli_gc_policy), the log must go on either way */
+	if (callus_buf_printf(&path, "%s/config", callus_dir) == 0 &&
+	    callus_fs_read_file(&text, path.ptr, CALLUS_CONFIG_MAX_BYTES, NULL) == 0 &&
+	    callus_config_parse(&c, text.ptr, text.len, NULL, NULL) == 0)
+		(void)callus_config_get_long(&kb, c, "retention", "log_kb", CALLUS_LOG_DEFAULT_KB,
+					     CALLUS_LOG_MIN_KB, CALLUS_LOG_MAX_KB, NULL);
+	callus_config_free(c);
+	callus_buf_release(&path);
+	callus_buf_release(&text);
+	return (size_t)kb * 1024;
+}
+
+/* The file at path, when larger than what a rotation leaves (twice
+ * limit: the log's size and a line, or a few lines more when processes
+ * rotated together; past it, the file holds what callus did not write at
+ * that size: an older callus's log, another program's lines, a log kept
+ * under a larger limit), written anew with its last limit bytes from the
+ * start of a line (never through a link).  A line a process appends to it
+ * meanwhile is lost: a few lines of an already rotated log, once. */
+static void keep_tail(const char *path, size_t limit)
 {
 	callus_buf tail = CALLUS_BUF_INIT;
 	struct stat st;
@@ -35,14 +55,14 @@ static void keep_tail(const char *path)
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= ROTATED_MAX ||
-	    callus_buf_grow(&tail, CALLUS_LOG_MAX_BYTES) < 0)
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size <= 2 * (off_t)limit || callus_buf_grow(&tail, limit) < 0)
 		goto out;
-	while (got < CALLUS_LOG_MAX_BYTES &&
-	       (n = pread(fd, tail.ptr + got, CALLUS_LOG_MAX_BYTES - got,
-			  st.st_size - CALLUS_LOG_MAX_BYTES + (off_t)got)) > 0)
+	while (got < limit &&
+	       (n = pread(fd, tail.ptr + got, limit - got,
+			  st.st_size - (off_t)limit + (off_t)got)) > 0)
 		got += (size_t)n;
-	if (got == CALLUS_LOG_MAX_BYTES && (nl = memchr(tail.ptr, '\n', got)))
+	if (got == limit && (nl = memchr(tail.ptr, '\n', got)))
 		(void)callus_fs_write_atomic(path, nl + 1, got - (size_t)(nl + 1 - tail.ptr), 0600,
 					     0, NULL);
 out:
@@ -51,19 +71,21 @@ out:
 	callus_buf_release(&tail);
 }
 
-/* log.jsonl past the rotation's size renamed to log.jsonl.1, which is
- * then cut to its last CALLUS_LOG_MAX_BYTES if it holds more than a
- * rotation leaves (ROTATED_MAX). */
-static void rotate(const char *path, const char *old)
+/* log.jsonl past callus_dir's limit renamed to log.jsonl.1, which is
+ * then cut by keep_tail. */
+static void rotate(const char *callus_dir, const char *path, const char *old)
 {
 	struct stat st;
+	size_t limit;
 
+	if (stat(path, &st) < 0 || st.st_size <= ALWAYS_KEPT)
+		return;
+	limit = callus_log_limit(callus_dir);
 	/* Two processes may both see the file too big and both rename: the
 	 * second rename moves a fresh, short log over the first one's .1,
 	 * which loses at most a few lines of an already rotated log. */
-	if (stat(path, &st) == 0 && st.st_size > CALLUS_LOG_MAX_BYTES && rename(path, old) == 0 &&
-	    st.st_size > ROTATED_MAX)
-		keep_tail(old);
+	if (st.st_size > (off_t)limit && rename(path, old) == 0)
+		keep_tail(old, limit);
 }
 
 void callus_log_trim(const char *callus_dir)
@@ -73,8 +95,8 @@ void callus_log_trim(const char *callus_dir)
 	if (callus_workspace_guard_dir(callus_dir, NULL) == 0 &&
 	    callus_buf_printf(&path, "%s/log.jsonl", callus_dir) == 0 &&
 	    callus_buf_printf(&old, "%s/log.jsonl.1", callus_dir) == 0) {
-		rotate(path.ptr, old.ptr);
-		keep_tail(old.ptr);
+		rotate(callus_dir, path.ptr, old.ptr);
+		keep_tail(old.ptr, callus_log_limit(callus_dir));
 	}
 	callus_buf_release(&path);
 	callus_buf_release(&old);
@@ -139,7 +161,7 @@ int callus_log_event_with(const callus_redactor *r, const char *callus_dir, cons
 	callus_buf_printf(&old, "%s/log.jsonl.1", callus_dir);
 	if (!line || callus_buf_status(&path) < 0 || callus_buf_status(&old) < 0)
 		goto out;
-	rotate(path.ptr, old.ptr);
+	rotate(callus_dir, path.ptr, old.ptr);
 	/* a FIFO, or a file linked from elsewhere, is not written (fsutil.h) */
 	fd = callus_fs_open_own(path.ptr, O_RDWR | O_APPEND | O_CREAT, 0600);
 	if (fd < 0)

@@ -4,15 +4,28 @@
  * For callus's errors, fail-safe events and (later) matching misses, so that
  * what went wrong inside a hook can be found after the fact.  Each event is
  * one write(2) with O_APPEND, so concurrent processes never interleave
- * inside a line.  The file is rotated to log.jsonl.1 past
- * CALLUS_LOG_MAX_BYTES.  Logging is best-effort: it never fails its caller.
+ * inside a line.  The file is rotated to log.jsonl.1 past its workspace's
+ * [retention] log_kb (callus_log_limit).  Logging is best-effort: it never
+ * fails its caller.
  */
 #ifndef CALLUS_LOG_H
 #define CALLUS_LOG_H
 
 #include "callus/redact.h"
 
-#define CALLUS_LOG_MAX_BYTES (1024 * 1024)
+/* [retention] log_kb: the default, and the range a value is read in */
+#define CALLUS_LOG_DEFAULT_KB 1024
+#define CALLUS_LOG_MIN_KB 16
+#define CALLUS_LOG_MAX_KB 16384
+
+/*
+ * The size in bytes past which the log of callus_dir (a workspace's
+ * .callus) is rotated: [retention] log_kb of callus_dir's config, read
+ * each time it is asked; CALLUS_LOG_DEFAULT_KB's when the file cannot be
+ * read, or the key is not a number from CALLUS_LOG_MIN_KB to
+ * CALLUS_LOG_MAX_KB (the CLI says why).  The log keeps at most twice it.
+ */
+size_t callus_log_limit(const char *callus_dir);
 
 /*
  * Append {"at","level","event","message"} plus the extra key/value pairs
@@ -34,11 +47,11 @@ char *callus_log_line(const callus_redactor *r, const char *at, const char *leve
 
 /*
  * The log held to its two files' worth (callus gc): log.jsonl past
- * CALLUS_LOG_MAX_BYTES rotated, and log.jsonl.1 cut to its last
- * CALLUS_LOG_MAX_BYTES (from a line's start) when it holds more than a
- * rotation leaves, twice that (an older callus's log, another program's
- * lines).  The rotation of callus_log_event_with() does the same.
- * Best-effort, never through a link.
+ * callus_log_limit() rotated, and log.jsonl.1 cut to its last limit's
+ * bytes (from a line's start) when it holds more than a rotation leaves,
+ * twice that (an older callus's log, another program's lines, a log kept
+ * when log_kb was larger).  The rotation of callus_log_event_with() does
+ * the same.  Best-effort, never through a link.
  */
 void callus_log_trim(const char *callus_dir);
 

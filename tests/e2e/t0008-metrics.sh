@@ -154,4 +154,29 @@ test_expect_success 'the log rotates past 1 MiB, keeping one old file' '
 	test_cmp old.jsonl .callus/log.jsonl.1
 '
 
+test_expect_success 'the log rotates past [retention] log_kb, and gc holds it to twice that' '
+	make_project rotate-kb && cd rotate-kb &&
+	mkdir -p .callus &&
+	printf "[retention]\nlog_kb = 32\n" >.callus/config &&
+	head -c 8192 /dev/urandom >.callus/callus.db &&
+	yes "{\"at\":\"2000-01-01T00:00:00.000Z\",\"level\":\"error\",\"event\":\"old\",\"message\":\"x\"}" |
+		head -c 40000 >.callus/log.jsonl &&
+	cp .callus/log.jsonl old.jsonl &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	test_cmp old.jsonl .callus/log.jsonl.1 &&
+	test "$(wc -c <.callus/log.jsonl)" -lt 2000 &&
+	# a .1 past twice the size (kept when log_kb was larger) is cut by gc
+	rm -rf .callus/callus.db .callus/spool &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	yes "{\"at\":\"2000-01-01T00:00:00.000Z\",\"level\":\"error\",\"event\":\"old\",\"message\":\"x\"}" |
+		head -c 100000 >.callus/log.jsonl.1 &&
+	"$CALLUS" gc >/dev/null &&
+	test "$(wc -c <.callus/log.jsonl.1)" -le 32768 &&
+	test "$(wc -c <.callus/log.jsonl.1)" -gt 32000 &&
+	# out of range: said, and the default kept
+	printf "[retention]\nlog_kb = 4\n" >.callus/config &&
+	"$CALLUS" gc 2>err >/dev/null &&
+	grep "retention.log_kb. must be between 16 and 16384" err
+'
+
 test_done

@@ -27,6 +27,8 @@
 #include "callus/metrics.h"
 #include "tmpdir_helpers.h"
 
+#define LOG_BYTES ((long)CALLUS_LOG_DEFAULT_KB * 1024)
+
 struct fixture {
 	char dir[256];
 	char callus[300];
@@ -168,7 +170,9 @@ static void the_trace_is_a_log_line_and_a_count(void **state)
 
 /* Hooks cut one after another, nothing else logged: the log stops at the
  * most a rotated log holds (a handler cannot rotate it), the count does
- * not.  It fails when the trace appends whatever the log's size. */
+ * not.  The most is the workspace's ([retention] log_kb, read when the
+ * trace is made): it fails when the trace appends whatever the log's
+ * size, or stops at the default's. */
 static void a_full_log_takes_no_more_traces(void **state)
 {
 	struct fixture *f = *state;
@@ -177,13 +181,18 @@ static void a_full_log_takes_no_more_traces(void **state)
 	struct stat st;
 	FILE *fp;
 
+	snprintf(path, sizeof(path), "%s/config", f->callus);
+	assert_non_null(fp = fopen(path, "w"));
+	fprintf(fp, "[retention]\nlog_kb = %d\n", CALLUS_LOG_MIN_KB);
+	fclose(fp);
 	snprintf(path, sizeof(path), "%s/log.jsonl", f->callus);
 	assert_non_null(fp = fopen(path, "w"));
-	for (long i = 0; i < 2 * CALLUS_LOG_MAX_BYTES / 64 + 1; i++)
+	for (long i = 0; i < 2 * CALLUS_LOG_MIN_KB * 1024 / 64 + 1; i++)
 		fprintf(fp, "{\"event\":\"filler\",\"n\":%040ld}\n", i);
 	fclose(fp);
 	assert_int_equal(stat(path, &st), 0);
-	assert_true(st.st_size > 2 * CALLUS_LOG_MAX_BYTES);
+	assert_true(st.st_size > 2 * CALLUS_LOG_MIN_KB * 1024);
+	assert_true(st.st_size < 2 * LOG_BYTES);
 	assert_int_equal(cli_cut_trace_prepare(&t, &f->ws), 0);
 	cli_cut_trace_write(&t);
 	cli_cut_trace_write(&t);

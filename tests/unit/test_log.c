@@ -22,6 +22,7 @@
 #include "tmpdir_helpers.h"
 
 #define TOKEN "ghp_000000000000000000000000000000000007"
+#define LOG_BYTES ((long)CALLUS_LOG_DEFAULT_KB * 1024)
 
 struct fixture {
 	char dir[64];
@@ -245,7 +246,7 @@ static long file_size(const char *path)
 
 /* A log far past its size (an older callus's, another program's lines)
  * keeps no more than its two files' worth: rotated, its .1 holds the last
- * CALLUS_LOG_MAX_BYTES from a line's start; a .1 left that large is cut
+ * LOG_BYTES from a line's start; a .1 left that large is cut
  * the same by callus_log_trim.  A rotation of callus's own size is a
  * rename, the whole file kept. */
 static void held_to_two_files(void **state)
@@ -256,10 +257,10 @@ static void held_to_two_files(void **state)
 	long n;
 
 	callus_buf_printf(&old, "%s.1", f->log.ptr);
-	n = fill_lines(f->log.ptr, 5L * CALLUS_LOG_MAX_BYTES);
+	n = fill_lines(f->log.ptr, 5L * LOG_BYTES);
 	assert_int_equal(callus_log_event(f->callus_dir.ptr, "info", "x", "after", NULL), 0);
-	assert_true(file_size(old.ptr) <= CALLUS_LOG_MAX_BYTES);
-	assert_true(file_size(old.ptr) > CALLUS_LOG_MAX_BYTES - 64);
+	assert_true(file_size(old.ptr) <= LOG_BYTES);
+	assert_true(file_size(old.ptr) > LOG_BYTES - 64);
 	callus_buf_clear(&text);
 	assert_int_equal(callus_fs_read_file(&text, old.ptr, 2 << 20, NULL), 0);
 	snprintf(last, sizeof(last), "{\"line\":%ld}\n", n);
@@ -271,26 +272,26 @@ static void held_to_two_files(void **state)
 	assert_null(strstr(text.ptr, "\"line\""));
 
 	/* callus's own size: renamed whole */
-	fill_lines(f->log.ptr, CALLUS_LOG_MAX_BYTES + 10);
+	fill_lines(f->log.ptr, LOG_BYTES + 10);
 	assert_int_equal(callus_log_event(f->callus_dir.ptr, "info", "x", "again", NULL), 0);
-	assert_true(file_size(old.ptr) > CALLUS_LOG_MAX_BYTES);
+	assert_true(file_size(old.ptr) > LOG_BYTES);
 
 	/* a .1 left too large, cut by the trim; one of a rotation's size is
 	 * left as it is */
-	fill_lines(old.ptr, 3L * CALLUS_LOG_MAX_BYTES);
+	fill_lines(old.ptr, 3L * LOG_BYTES);
 	callus_log_trim(f->callus_dir.ptr);
-	assert_true(file_size(old.ptr) <= CALLUS_LOG_MAX_BYTES);
-	fill_lines(old.ptr, CALLUS_LOG_MAX_BYTES + 100);
+	assert_true(file_size(old.ptr) <= LOG_BYTES);
+	fill_lines(old.ptr, LOG_BYTES + 100);
 	callus_log_trim(f->callus_dir.ptr);
-	assert_true(file_size(old.ptr) > CALLUS_LOG_MAX_BYTES);
+	assert_true(file_size(old.ptr) > LOG_BYTES);
 	/* a .1 that links elsewhere is not cut through the link */
 	callus_buf_clear(&text);
 	callus_buf_printf(&text, "%s/elsewhere", f->dir);
-	fill_lines(text.ptr, 3L * CALLUS_LOG_MAX_BYTES);
+	fill_lines(text.ptr, 3L * LOG_BYTES);
 	assert_int_equal(unlink(old.ptr), 0);
 	assert_int_equal(symlink(text.ptr, old.ptr), 0);
 	callus_log_trim(f->callus_dir.ptr);
-	assert_true(file_size(text.ptr) >= 3L * CALLUS_LOG_MAX_BYTES);
+	assert_true(file_size(text.ptr) >= 3L * LOG_BYTES);
 	{
 		struct stat st;
 
@@ -299,6 +300,64 @@ static void held_to_two_files(void **state)
 	}
 	callus_buf_release(&old);
 	callus_buf_release(&text);
+}
+
+/* config's text in the fixture's .callus/config */
+static void configure(struct fixture *f, const char *config)
+{
+	callus_buf path = CALLUS_BUF_INIT;
+
+	callus_buf_printf(&path, "%s/config", f->callus_dir.ptr);
+	put(path.ptr, config);
+	callus_buf_release(&path);
+}
+
+/* [retention] log_kb sets the size: a log past it rotated whole, one
+ * under it kept, a .1 past twice it cut to it by the trim; lowered, a
+ * kept log comes down at its next line; a value out of range or no
+ * number keeps the default.  It fails when the size is fixed. */
+static void held_to_the_configured_size(void **state)
+{
+	struct fixture *f = *state;
+	callus_buf old = CALLUS_BUF_INIT;
+	const long kb64 = 64 * 1024;
+
+	callus_buf_printf(&old, "%s.1", f->log.ptr);
+	assert_int_equal(callus_log_limit(f->callus_dir.ptr), LOG_BYTES);
+	configure(f, "[retention]\nlog_kb = 64\n");
+	assert_int_equal(callus_log_limit(f->callus_dir.ptr), kb64);
+
+	fill_lines(f->log.ptr, kb64 / 2);
+	assert_int_equal(callus_log_event(f->callus_dir.ptr, "info", "x", "under", NULL), 0);
+	assert_true(file_size(f->log.ptr) > kb64 / 2);
+	assert_int_equal(access(old.ptr, F_OK), -1);
+
+	fill_lines(f->log.ptr, kb64 + 10);
+	assert_int_equal(callus_log_event(f->callus_dir.ptr, "info", "x", "past", NULL), 0);
+	assert_true(file_size(old.ptr) > kb64);
+	assert_true(file_size(f->log.ptr) < 1024);
+
+	fill_lines(old.ptr, 3 * kb64);
+	callus_log_trim(f->callus_dir.ptr);
+	assert_true(file_size(old.ptr) <= kb64);
+	assert_true(file_size(old.ptr) > kb64 - 64);
+
+	/* lowered: the log and its .1 come down at the next line */
+	fill_lines(f->log.ptr, kb64);
+	configure(f, "[retention]\nlog_kb = 16\n");
+	assert_int_equal(callus_log_event(f->callus_dir.ptr, "info", "x", "lowered", NULL), 0);
+	assert_true(file_size(old.ptr) <= 16 * 1024);
+	assert_true(file_size(f->log.ptr) < 1024);
+
+	/* out of range, or no number: the default's size */
+	configure(f, "[retention]\nlog_kb = 8\n");
+	assert_int_equal(callus_log_limit(f->callus_dir.ptr), LOG_BYTES);
+	configure(f, "[retention]\nlog_kb = ten\n");
+	assert_int_equal(callus_log_limit(f->callus_dir.ptr), LOG_BYTES);
+	fill_lines(f->log.ptr, kb64 + 10);
+	assert_int_equal(callus_log_event(f->callus_dir.ptr, "info", "x", "default", NULL), 0);
+	assert_true(file_size(f->log.ptr) > kb64);
+	callus_buf_release(&old);
 }
 
 int main(void)
@@ -310,6 +369,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(an_earlier_log_redacted_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_earlier_log_through_a_link_left, setup, teardown),
 		cmocka_unit_test_setup_teardown(held_to_two_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(held_to_the_configured_size, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
