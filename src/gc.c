@@ -243,7 +243,10 @@ static void unlink_lesson_file(const char *workspace, const char *signature,
  * keep > 0 the limit is how many lessons are over keep, counted in the
  * transaction (a count taken before it would let two passes at once each
  * remove what is over, and leave fewer than keep), at most `limit` when
- * that is positive.
+ * that is positive; and none while that count is not past lessons_max
+ * (keep is under it by a recording's margin: hooks at once that each
+ * found the count past it would each remove, down to the margin, what
+ * came since the first one did).
  */
 static int drop_lessons(callus_store *s, const char *workspace, int files_ours, const char *sql,
 			const char *a, int limit, const callus_gc_policy *p, int64_t keep,
@@ -271,7 +274,7 @@ static int drop_lessons(callus_store *s, const char *workspace, int files_ours, 
 			goto out;
 		}
 		over = t.lessons - keep;
-		if (over <= 0)
+		if (over <= 0 || t.lessons <= p->lessons_max)
 			goto out; /* nothing over: committed empty */
 		if (limit > 0 && over > limit)
 			over = limit;

@@ -749,10 +749,22 @@ static void the_count_rule_alone_leaves_a_margin(void **state)
 	/* under it, nothing goes */
 	assert_int_equal(over_with_margin(f, &p, &r), 0);
 	assert_int_equal(r.lessons, 0);
+	/* over the margin but not past the count: nothing goes either (hooks
+	 * at once each found the count past it, and the first removed down
+	 * to the margin: the others removed what had come since, again) */
+	sql(f, "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 2)"
+	       " INSERT INTO lessons (signature, timestamp, type, file, error_summary, tool,"
+	       " command, exit_code, last_seen) SELECT printf('%064d', 1000 + c.i), l.timestamp,"
+	       " l.type, '', l.error_summary || c.i, l.tool, l.command, l.exit_code,"
+	       " '2001-01-01T00:00:00.000Z' FROM c, lessons l WHERE l.file = 'src/c.c'");
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 250);
+	assert_int_equal(over_with_margin(f, &p, &r), 0);
+	assert_int_equal(r.lessons, 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 250);
 	/* a single pass (callus import's) takes no margin: down to the count */
 	p.lessons_max = 240;
 	assert_int_equal(callus_gc_lessons_over(f->s, f->dir, &p, 0, &r, NULL), 0);
-	assert_int_equal(r.lessons, 8);
+	assert_int_equal(r.lessons, 10);
 	assert_int_equal(count(f, "SELECT count(*) FROM lessons"), 240);
 	/* a margin that would keep none (or less than none) is no margin */
 	p.lessons_max = 230;
