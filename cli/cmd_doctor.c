@@ -367,6 +367,17 @@ static void check_views(struct doctor *d, callus_store *store)
 		r.temp_files += cli_spool_leftovers(d->ws, fix, &removed);
 		r.removed += removed;
 	}
+	/* what follows of it (no lesson's file written, none removed) is
+	 * said once, not as files missing, stale or left over */
+	if (r.lessons_elsewhere) {
+		callus_error_release(&err);
+		(void)callus_workspace_guard(NULL, d->ws->root, ".lessons", 0, &err);
+		report(d, PROBLEM, "views",
+		       "%s, nor removes any page there (make .lessons a "
+		       "folder of the workspace: 'callus doctor --fix' then writes every page)",
+		       callus_error_message(&err));
+		callus_error_release(&err);
+	}
 	if (r.missing)
 		report(d, fix && r.written == r.missing + r.stale ? NOTE : PROBLEM, "views",
 		       "%zu of %zu lessons had no .lessons/ file, or an empty one%s", r.missing,
@@ -398,7 +409,10 @@ static void check_views(struct doctor *d, callus_store *store)
 		report(d, NOTE, "views", "%zu recording%s did not finish writing %s files%s",
 		       r.debts, r.debts == 1 ? "" : "s", r.debts == 1 ? "its" : "their",
 		       fix ? ": repaired" : " (the next recording repairs them)");
-	if (!r.missing && !r.stale && !r.orphans && !r.block_stale && !r.temp_files && !r.debts)
+	if (!r.missing && !r.stale && !r.orphans && !r.block_stale && !r.temp_files && !r.debts &&
+	    r.lessons_elsewhere)
+		report(d, OK, "views", "the block of %s matches the store", file);
+	else if (!r.missing && !r.stale && !r.orphans && !r.block_stale && !r.temp_files && !r.debts)
 		report(d, OK, "views", "%zu lesson file%s and the block of %s match the store",
 		       r.lessons, r.lessons == 1 ? "" : "s", file);
 }

@@ -935,6 +935,12 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 			log_error(ws, "views_failed", res.views_error, NULL);
 			free(res.views_error);
 		}
+		/* a setting, not a failure: said each time, as it stays */
+		if (res.views_refused) {
+			cli_error("lesson recorded; %s ('callus doctor')", res.views_refused);
+			cli_log_event(ws, "warn", "views_refused", res.views_refused, NULL);
+			free(res.views_refused);
+		}
 		out->id = l.id;
 		out->occurrences = l.occurrences;
 		out->file = strdup(l.file ? l.file : "");

@@ -332,6 +332,7 @@ void callus_record_result_release(callus_record_result *r)
 	free(r->learn_error);
 	free(r->index_error);
 	free(r->views_error);
+	free(r->views_refused);
 	callus_notes_free(r->notes, r->nnotes);
 	memset(r, 0, sizeof(*r));
 }
@@ -637,7 +638,8 @@ static int with_views(callus_store *store, const char *workspace, const callus_g
 	rc = run(store, workspace, p, margin, res, err);
 	if (!p->dry_run && (res->lessons || res->redacted))
 		views = callus_record_views(store, workspace, agents_file, agents_max, verr);
-	callus_views_settle(debt, views == 0);
+	/* a block that leads out of the workspace is never written: no debt */
+	callus_views_settle(debt, views == 0 || views == CALLUS_EUNSAFE);
 	if (views_rc)
 		*views_rc = views;
 	return rc;
@@ -733,38 +735,61 @@ static void background_gc(callus_store *store, const callus_record_opts *opts,
 	callus_error_release(&err);
 }
 
+/* A view's refusal kept in ue (CALLUS_EUNSAFE: the first), and ve made
+ * ready for the next view's failure. */
+static void refused(callus_error *ue, callus_error *ve)
+{
+	*ue = *ve;
+	*ve = (callus_error)CALLUS_ERROR_INIT;
+}
+
 /* The lesson's file and the instructions block, after its commit.  The
  * store is the truth and the views are rebuilt from it, so a failure here
  * loses no data and the next recording repairs them: the lesson is
  * recorded, and the caller must say so (res->views_error; without res,
- * the error itself).  0, or <0 (out of memory, or no res to say it in).
- * Both are written under the views' lock from the store as it is then,
- * not from l: of two recordings of one lesson, the one that commits first
- * may write last, and its copy would leave the file an occurrence (a
- * cause, a resolution) behind the store. */
+ * the error itself).  One that leads out of the workspace (a .lessons or
+ * an AGENTS.md linked elsewhere) is never written, by this recording or
+ * a later one: the other is written all the same, and the refusal said
+ * (res->views_refused), not owed.  0, or <0 (out of memory, or no res to
+ * say it in).  Both are written under the views' lock from the store as
+ * it is then, not from l: of two recordings of one lesson, the one that
+ * commits first may write last, and its copy would leave the file an
+ * occurrence (a cause, a resolution) behind the store. */
 static int write_views(callus_store *store, const callus_lesson *l, const callus_record_opts *opts,
 		       const char *agents, const char *lessons_dir, callus_record_result *res,
 		       callus_error *err)
 {
-	callus_error ve = CALLUS_ERROR_INIT;
+	callus_error ve = CALLUS_ERROR_INIT, ue = CALLUS_ERROR_INIT;
 	int rc = 0, vrc, fd = -1;
 
-	if ((vrc = callus_views_lock(opts->workspace, &fd, &ve)) == 0 &&
-	    (vrc = callus_views_lesson_file_held(store, opts->workspace, l->signature, &ve)) >= 0) {
-		ignore_private(lessons_dir, LESSONS_DIR_GITIGNORE);
+	if ((vrc = callus_views_lock(opts->workspace, &fd, &ve)) == 0) {
+		vrc = callus_views_lesson_file_held(store, opts->workspace, l->signature, &ve);
+		if (vrc == CALLUS_EUNSAFE) {
+			refused(&ue, &ve);
+			vrc = 0;
+		} else if (vrc >= 0) {
+			ignore_private(lessons_dir, LESSONS_DIR_GITIGNORE);
+		}
 		/* callus import rebuilds the block once, at its end */
-		vrc = opts->defer_views ? 0
-					: views(store, opts->workspace, agents, opts->agents_max, 0, 1,
-						&ve);
+		if (vrc >= 0 && !opts->defer_views)
+			vrc = views(store, opts->workspace, agents, opts->agents_max, 0, 1, &ve);
+		if (vrc == CALLUS_EUNSAFE && !ue.code) {
+			refused(&ue, &ve);
+			vrc = 0;
+		}
 	}
 	callus_fs_unlock(fd);
 	if (vrc < 0 && res && !(res->views_error = strdup(callus_error_message(&ve))))
+		vrc = CALLUS_ENOMEM;
+	if (vrc >= 0 && res && ue.code &&
+	    !(res->views_refused = strdup(callus_error_message(&ue))))
 		vrc = CALLUS_ENOMEM;
 	if (vrc < 0 && !res)
 		rc = callus_error_set(err, vrc, "%s", callus_error_message(&ve));
 	else if (vrc == CALLUS_ENOMEM)
 		rc = callus_error_set(err, vrc, "out of memory");
 	callus_error_release(&ve);
+	callus_error_release(&ue);
 	return rc;
 }
 
@@ -929,6 +954,7 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 	if (res && (rc = related_lessons(res, store, l, opts->related_max)) < 0)
 		goto out;
 	rc = write_views(store, l, opts, agents, lessons_dir.ptr, res, err);
+	/* a refusal is no debt: no later recording writes through a link */
 	callus_views_settle(debt, rc == 0 && (!res || !res->views_error));
 	debt = NULL;
 	/* a new lesson past the count: the least valuable go now */

@@ -514,6 +514,8 @@ int callus_views_repair(callus_store *store, const char *workspace, const char *
 	rep.debts = paths.count;
 	if (!rep.debts && !full)
 		goto out; /* the common case */
+	rep.lessons_elsewhere =
+		callus_workspace_guard(NULL, workspace, ".lessons", 0, NULL) == CALLUS_EUNSAFE;
 	/* A debt that names no lesson is a gc's (or a pass's): a gc killed
 	 * between removing lesson files and its commit left lessons whose
 	 * files are gone, which no debt names.  After such a crash, every
@@ -522,12 +524,13 @@ int callus_views_repair(callus_store *store, const char *workspace, const char *
 		if (!strcmp(sigs.items[i], "views"))
 			full = 1;
 	/* the full check goes through every lesson anyway */
-	for (size_t i = 0; !full && i < sigs.count; i++)
+	for (size_t i = 0; !full && !rep.lessons_elsewhere && i < sigs.count; i++)
 		if ((rc = lesson_file(store, workspace, sigs.items[i], fix, &rep, err)) < 0)
 			goto out;
 	/* the files no lesson has: callus doctor's question only */
-	if (full && (rc = all_lessons(store, workspace, fix, (flags & CALLUS_VIEWS_FULL) != 0, &rep,
-				      err)) < 0)
+	if (full && !rep.lessons_elsewhere &&
+	    (rc = all_lessons(store, workspace, fix, (flags & CALLUS_VIEWS_FULL) != 0, &rep,
+			      err)) < 0)
 		goto out;
 	/* notes: the store knows which files it has not written yet */
 	if (fix && (rc = callus_notes_sync(store, workspace, NULL, err)) < 0)

@@ -110,6 +110,10 @@ typedef struct callus_record_result {
 				    * block could not be written (the lesson
 				    * is stored; the next recording repairs
 				    * them) */
+	char *views_refused;       /* why one of them is never written: it
+				    * leads out of the workspace (the user's
+				    * setting, which no recording repairs;
+				    * the other is written) */
 } callus_record_result;
 
 void callus_record_result_release(callus_record_result *r);

@@ -96,6 +96,11 @@ typedef struct callus_views_report {
 	size_t removed;       /* of them, removed */
 	int block_stale;      /* the instructions block is not what the store says */
 	int block_written;    /* ... and was rewritten */
+	int lessons_elsewhere; /* .lessons leads out of the workspace: no
+			       * lesson's file is checked, counted or
+			       * written (none is written through it: the
+			       * user's setting, no crash's), and the debts
+			       * naming lessons are paid */
 } callus_views_report;
 
 /* callus_views_repair() flags */

@@ -77,8 +77,12 @@ test_expect_success 'AGENTS.md linked to a file outside: the lesson is stored, t
 	ln -s "$TEST_ROOT/bashrc" AGENTS.md &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c main.c 2>err &&
 	test "$(cat "$TEST_ROOT/bashrc")" = "export PATH=/usr/bin" &&
-	grep -q "lesson recorded; its files are not updated yet: .AGENTS.md. leads to .*outside the workspace" err &&
+	grep -q "lesson recorded; .AGENTS.md. leads to .*outside the workspace" err &&
 	test "$("$CALLUS" lessons --json | jq length)" = 1 &&
+	# the lesson'"'"'s page is written, and nothing is owed: no later
+	# recording writes through the link either
+	test "$(ls .lessons/*.md | wc -l)" = 1 &&
+	test "$(ls .callus/owed | grep -v "^\.spare$" | wc -l)" = 0 &&
 	# a link inside the workspace is followed
 	rm AGENTS.md && mkdir docs && ln -s docs/AI.md AGENTS.md &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c main.c 2>err &&
@@ -90,7 +94,17 @@ test_expect_success '.lessons and .callus linked out of the workspace: nothing w
 	ln -s "$TEST_ROOT/out1" .lessons &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c main.c 2>err &&
 	test "$(ls -A "$TEST_ROOT/out1")" = "" &&
-	grep -q "lesson recorded; its files are not updated yet: .\.lessons. leads to" err &&
+	grep -q "lesson recorded; .\.lessons. leads to .*outside the workspace" err &&
+	# the instructions block is written all the same, nothing is owed,
+	# and doctor says the link once, not as pages missing
+	grep -q "callus:lessons:begin" AGENTS.md &&
+	test "$(ls .callus/owed | grep -v "^\.spare$" | wc -l)" = 0 &&
+	test_expect_code 1 "$CALLUS" doctor >out 2>&1 &&
+	grep -q "^problem  views .*\.lessons. leads to .*nor removes any page there" out &&
+	! grep -q "had no .lessons/ file\|that no lesson has\|did not finish" out &&
+	test_expect_code 1 "$CALLUS" doctor --fix >out 2>&1 &&
+	! grep -q "cannot repair" out &&
+	test "$(ls -A "$TEST_ROOT/out1")" = "" &&
 	rm .lessons && rm -rf .callus && ln -s "$TEST_ROOT/out2" .callus &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c main.c 2>err &&
 	test "$(ls -A "$TEST_ROOT/out2")" = "" &&
@@ -484,7 +498,7 @@ test_expect_success 'a file of .callus/ hard-linked from outside the workspace i
 	grep -qx outside .callus/log.jsonl &&
 	rm -f AGENTS.md && ln -s ../outside.md AGENTS.md &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c y.c 2>/dev/null &&
-	grep -q "\"event\":\"views_failed\"" .callus/log.jsonl &&
+	grep -q "\"event\":\"views_refused\"" .callus/log.jsonl &&
 	test "$(cat ../out.log)" = outside &&
 	test_expect_code 1 "$CALLUS" doctor >after.out 2>/dev/null &&
 	grep "problem.*config" after.out &&
