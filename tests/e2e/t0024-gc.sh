@@ -172,6 +172,25 @@ test_expect_success '[retention] lessons bounds the lessons and their files' '
 		gamma.c,zeta.c
 '
 
+test_expect_success 'after a gc killed during a removal, the pass removes the pages its dry run counted' '
+	mkdir killed && cd killed && git init -q &&
+	for f in k1 k2 k3 k4 k5; do
+		c_file $f undefined_$f &&
+		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
+	done &&
+	printf "[retention]\nlessons = 2\ngc_hours = 0\n" >.callus/config &&
+	# what a gc killed between its pages'"'"' removal and its commit leaves:
+	# lessons without pages, and its debt naming no lesson
+	rm .lessons/*.md && echo views >.callus/owed/999999-1 &&
+	"$CALLUS" gc --dry-run >dry.out &&
+	grep "^would remove 3 lessons (0 files in .lessons/)" dry.out &&
+	"$CALLUS" gc >out &&
+	grep "^removed 3 lessons (0 files in .lessons/)" out &&
+	grep -qx "repaired what 1 crashed callus process left unwritten: 2 lesson files written again" out &&
+	test "$(lesson_files)" = 2 &&
+	agents_names 2
+'
+
 test_expect_success 'a recording runs the policy in the background once gc_hours have passed' '
 	cd p &&
 	printf "[retention]\nlessons = 1\ngc_hours = 24\n" >.callus/config &&
