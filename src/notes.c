@@ -1020,7 +1020,7 @@ static int end_transaction(callus_store *s, int began, int rc, callus_error *err
 int callus_notes_set_rule(callus_store *s, const char *workspace, const char *id,
 			  const char *rule, callus_error *err)
 {
-	callus_strlist pages = CALLUS_STRLIST_INIT;
+	callus_strlist pages = CALLUS_STRLIST_INIT, owed = CALLUS_STRLIST_INIT;
 	callus_note n;
 	char *line = first_line(rule, 500), *now = callus_now_iso8601();
 	int began, rc, sq;
@@ -1079,16 +1079,26 @@ int callus_notes_set_rule(callus_store *s, const char *workspace, const char *id
 		if (sq != SQLITE_OK)
 			goto db;
 	}
-	rc = callus_notes_write_file(s, workspace, n.id, err);
+	/* its file once the rule is committed (a refused commit left the
+	 * rule in the file, which the next sync took for a person's edit) */
+	if ((sq = callus_notes_owe_file(s, n.id)) != SQLITE_OK ||
+	    (sq = callus_strlist_add(&owed, n.id, strlen(n.id)) < 0 ? SQLITE_NOMEM : SQLITE_OK) !=
+		    SQLITE_OK)
+		goto db;
+	rc = 0;
 	goto end;
 db:
 	rc = callus_store_db_error(s, err, sq, "cannot record the rule in");
 end:
 	rc = end_transaction(s, began, rc, err);
+	/* within a caller's transaction the next sync writes it */
+	if (rc >= 0 && began)
+		callus_notes_write_owed(s, workspace, &owed);
 	/* a page not written now is by the lesson's next recording */
 	for (size_t i = 0; rc >= 0 && i < pages.count; i++)
 		(void)callus_views_lesson_file(s, workspace, pages.items[i], NULL);
 out:
+	callus_strlist_release(&owed);
 	callus_strlist_release(&pages);
 	callus_note_release(&n);
 	free(line);

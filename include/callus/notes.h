@@ -194,7 +194,9 @@ int callus_notes_for_suggestions(callus_store *s, const callus_suggestion *g, si
 
 /* Set a note's rule (one line, redacted by the caller; "" clears it): it
  * heads the note from then on, and becomes the corrective_rule of the
- * lessons of its signatures.  Rewrites its file. */
+ * lessons of its signatures.  Its file is written after the commit
+ * (callus_notes_write_owed); within a caller's transaction it is owed,
+ * and the next sync writes it. */
 int callus_notes_set_rule(callus_store *s, const char *workspace, const char *id,
 			  const char *rule, callus_error *err);
 

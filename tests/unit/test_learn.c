@@ -1124,6 +1124,46 @@ static void a_refused_pass_writes_no_note_file(void **state)
 	callus_buf_release(&text);
 }
 
+/* A rule whose commit is refused is in neither the store nor the note's
+ * file: written in the transaction, the file held it, and the next sync
+ * took it for a person's edit.  Committed, it is in both, the file known
+ * as written.  It fails with the file written before the commit. */
+static void a_refused_rule_is_not_in_the_note_file(void **state)
+{
+	fixture *f = *state;
+	callus_learn_opts o = note_ready(f);
+	callus_learn_result r;
+	callus_buf text = CALLUS_BUF_INIT;
+	sqlite3_stmt *st = NULL;
+	char id[128] = "";
+	int refused = 0;
+
+	assert_int_equal(callus_learn_pass(f->s, &o, &r, NULL), 0);
+	callus_learn_result_release(&r);
+	assert_int_equal(sqlite3_prepare_v2(callus_store_db(f->s), "SELECT id FROM notes", -1, &st,
+					    NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	snprintf(id, sizeof(id), "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+
+	sqlite3_commit_hook(callus_store_db(f->s), refuse_commit, &refused);
+	assert_true(callus_notes_set_rule(f->s, f->dir, id, "call foo on window", NULL) < 0);
+	sqlite3_commit_hook(callus_store_db(f->s), NULL, NULL);
+	assert_int_equal(refused, 1);
+	assert_int_equal(note_file(f, &text), 1);
+	assert_null(strstr(text.ptr, "call foo on window"));
+	assert_int_equal(callus_notes_sync(f->s, f->dir, NULL, NULL), 0);
+	assert_int_equal(query_int(f, "SELECT rule = '' AND edited = 0 FROM notes"), 1);
+
+	assert_int_equal(callus_notes_set_rule(f->s, f->dir, id, "call foo on window", NULL), 0);
+	assert_int_equal(note_file(f, &text), 1);
+	assert_non_null(strstr(text.ptr, "call foo on window"));
+	assert_int_equal(query_int(f, "SELECT file_size FROM notes"), (int64_t)text.len);
+	assert_int_equal(query_int(f, "SELECT rule = 'call foo on window' FROM notes"), 1);
+	callus_buf_release(&text);
+}
+
 /*
  * A person's edit of a note's file made while a second pass writes it
  * again, at the moment armed (note_edited_at_sync, note_edited_at_rename)
@@ -3011,6 +3051,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(fail_then_pass_makes_one_resolution, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_refused_pass_writes_no_note_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_refused_rule_is_not_in_the_note_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_persons_edit_while_a_note_is_written_is_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_persons_edit_just_after_a_note_is_written_is_taken_in, setup, teardown),
 		cmocka_unit_test_setup_teardown(failure_learnt_in_two_steps, setup, teardown),
