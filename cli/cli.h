@@ -88,6 +88,11 @@ char *cli_abandoned_before(const cli_workspace *ws);
 /* An event of callus's own in ws's .callus/log.jsonl (callus_log_event) at
  * level "info", "warn" or "error", its message redacted; best-effort, and
  * nothing without a workspace. */
+/* The size past which ws's log rotates ([retention] log_kb) from its
+ * configuration as read (callus_log_limit() reads the file again); 0 when
+ * none was read. */
+size_t cli_log_limit(const cli_workspace *ws);
+
 void cli_log_event(const cli_workspace *ws, const char *level, const char *event,
 		   const char *message, const char *const *extra);
 

@@ -126,6 +126,19 @@ void cli_workspace_release(cli_workspace *ws)
 	memset(ws, 0, sizeof(*ws));
 }
 
+size_t cli_log_limit(const cli_workspace *ws)
+{
+	long kb;
+
+	/* what the log would read again: the same file, already parsed */
+	if (!ws || !ws->config)
+		return 0;
+	if (callus_config_get_long(&kb, ws->config, "retention", "log_kb", CALLUS_LOG_DEFAULT_KB,
+				   CALLUS_LOG_MIN_KB, CALLUS_LOG_MAX_KB, NULL) < 0)
+		kb = CALLUS_LOG_DEFAULT_KB;
+	return (size_t)kb * 1024;
+}
+
 void cli_log_event(const cli_workspace *ws, const char *level, const char *event,
 		   const char *message, const char *const *extra)
 {
@@ -136,7 +149,8 @@ void cli_log_event(const cli_workspace *ws, const char *level, const char *event
 	/* a workspace set up without a redactor (gc, doctor, reindex) logs
 	 * through one built for the line */
 	if (callus_buf_printf(&dir, "%s/.callus", ws->root) == 0)
-		callus_log_event_with(ws->redactor, dir.ptr, level, event, message, extra);
+		callus_log_event_limit(ws->redactor, dir.ptr, cli_log_limit(ws), level, event,
+				       message, extra);
 	callus_buf_release(&dir);
 }
 

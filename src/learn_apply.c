@@ -216,7 +216,7 @@ int callus_learn_recurred(learn_run *r, int64_t check_id, int64_t runs, const ch
  * so that what callus cannot answer yet can be found (spec 004, "log miss
  * for future learning").  The message comes from the redacted diagnostics.
  */
-static void log_miss(const learn_run *r, const callus_signature *sig)
+static void log_miss(const learn_run *r, const callus_signature *sig, size_t *limit)
 {
 	callus_buf dir = CALLUS_BUF_INIT;
 	const char *const extra[] = { "signature", sig->id,
@@ -224,9 +224,14 @@ static void log_miss(const learn_run *r, const callus_signature *sig)
 				      "error_type", sig->error_type ? sig->error_type : "",
 				      "original", sig->original ? sig->original : "", NULL };
 
-	if (callus_buf_printf(&dir, "%s/.callus", r->o->workspace) == 0)
-		callus_log_event_with(r->o->redactor, dir.ptr, "info", "match_miss",
-				      "no stored fix matches this error", extra);
+	/* read once for the run's errors: ten new ones read the
+	 * configuration ten times */
+	if (callus_buf_printf(&dir, "%s/.callus", r->o->workspace) == 0) {
+		if (!*limit)
+			*limit = callus_log_limit(dir.ptr);
+		callus_log_event_limit(r->o->redactor, dir.ptr, *limit, "info", "match_miss",
+				       "no stored fix matches this error", extra);
+	}
 	callus_buf_release(&dir);
 }
 
@@ -243,6 +248,7 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 	callus_match_df_memo *memo = NULL;
 	callus_buf noted = CALLUS_BUF_INIT;
 	callus_match_opts mo;
+	size_t log_limit = 0;
 	int sq;
 
 	memset(&mo, 0, sizeof(mo));
@@ -306,7 +312,7 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 			n = 0;
 		}
 		if (!n && first)
-			log_miss(r, r->errs[i].sig);
+			log_miss(r, r->errs[i].sig, &log_limit);
 		for (size_t j = 0; j < n && sq == SQLITE_OK; j++) {
 			callus_suggestion *p;
 			size_t k;

@@ -71,16 +71,16 @@ out:
 	callus_buf_release(&tail);
 }
 
-/* log.jsonl past callus_dir's limit renamed to log.jsonl.1, which is
- * then cut by keep_tail. */
-static void rotate(const char *callus_dir, const char *path, const char *old)
+/* log.jsonl past limit (0: callus_dir's) renamed to log.jsonl.1, which
+ * is then cut by keep_tail. */
+static void rotate(const char *callus_dir, size_t limit, const char *path, const char *old)
 {
 	struct stat st;
-	size_t limit;
 
 	if (stat(path, &st) < 0 || st.st_size <= ALWAYS_KEPT)
 		return;
-	limit = callus_log_limit(callus_dir);
+	if (!limit)
+		limit = callus_log_limit(callus_dir);
 	/* Two processes may both see the file too big and both rename: the
 	 * second rename moves a fresh, short log over the first one's .1,
 	 * which loses at most a few lines of an already rotated log. */
@@ -95,8 +95,10 @@ void callus_log_trim(const char *callus_dir)
 	if (callus_workspace_guard_dir(callus_dir, NULL) == 0 &&
 	    callus_buf_printf(&path, "%s/log.jsonl", callus_dir) == 0 &&
 	    callus_buf_printf(&old, "%s/log.jsonl.1", callus_dir) == 0) {
-		rotate(callus_dir, path.ptr, old.ptr);
-		keep_tail(old.ptr, callus_log_limit(callus_dir));
+		size_t limit = callus_log_limit(callus_dir);
+
+		rotate(callus_dir, limit, path.ptr, old.ptr);
+		keep_tail(old.ptr, limit);
 	}
 	callus_buf_release(&path);
 	callus_buf_release(&old);
@@ -148,6 +150,13 @@ char *callus_log_line(const callus_redactor *r, const char *at, const char *leve
 int callus_log_event_with(const callus_redactor *r, const char *callus_dir, const char *level,
 			  const char *event, const char *message, const char *const *extra)
 {
+	return callus_log_event_limit(r, callus_dir, 0, level, event, message, extra);
+}
+
+int callus_log_event_limit(const callus_redactor *r, const char *callus_dir, size_t limit,
+			   const char *level, const char *event, const char *message,
+			   const char *const *extra)
+{
 	callus_buf path = CALLUS_BUF_INIT, old = CALLUS_BUF_INIT;
 	char *line = NULL, *now = callus_now_iso8601();
 	int fd = -1, rc = -1;
@@ -161,7 +170,7 @@ int callus_log_event_with(const callus_redactor *r, const char *callus_dir, cons
 	callus_buf_printf(&old, "%s/log.jsonl.1", callus_dir);
 	if (!line || callus_buf_status(&path) < 0 || callus_buf_status(&old) < 0)
 		goto out;
-	rotate(callus_dir, path.ptr, old.ptr);
+	rotate(callus_dir, limit, path.ptr, old.ptr);
 	/* a FIFO, or a file linked from elsewhere, is not written (fsutil.h) */
 	fd = callus_fs_open_own(path.ptr, O_RDWR | O_APPEND | O_CREAT, 0600);
 	if (fd < 0)

@@ -39,6 +39,14 @@ size_t callus_log_limit(const char *callus_dir);
 int callus_log_event_with(const callus_redactor *r, const char *callus_dir, const char *level,
 			  const char *event, const char *message, const char *const *extra);
 
+/* The same, rotated past limit bytes (callus_log_limit() of the same
+ * directory, read once by a caller that logs many lines: each line read
+ * the configuration again once the log was past CALLUS_LOG_MIN_KB); 0
+ * reads it. */
+int callus_log_event_limit(const callus_redactor *r, const char *callus_dir, size_t limit,
+			   const char *level, const char *event, const char *message,
+			   const char *const *extra);
+
 /* The line callus_log_event_with() appends (no newline), dated at (as
  * callus_now_iso8601 writes a date), its values redacted by r (NULL: one
  * built for the line).  NULL without memory; the caller frees it. */

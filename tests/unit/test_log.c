@@ -357,6 +357,12 @@ static void held_to_the_configured_size(void **state)
 	fill_lines(f->log.ptr, kb64 + 10);
 	assert_int_equal(callus_log_event(f->callus_dir.ptr, "info", "x", "default", NULL), 0);
 	assert_true(file_size(f->log.ptr) > kb64);
+
+	/* a caller that read the size once passes it: the file is not read */
+	assert_int_equal(callus_log_event_limit(NULL, f->callus_dir.ptr, 32 * 1024, "info", "x",
+						"given", NULL),
+			 0);
+	assert_true(file_size(f->log.ptr) < 1024);
 	callus_buf_release(&old);
 }
 
