@@ -141,6 +141,7 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detect
 	out->opts.diff_max =
 		(size_t)cli_config_long(ws, "learn", "diff_max_bytes", CALLUS_LEARN_DIFF_MAX);
 	out->opts.redactor = ws->redactor;
+	out->opts.log_limit = cli_log_limit(ws);
 	out->opts.snapshot = &out->snapshot;
 	out->opts.no_snapshot = !snapshots;
 	out->opts.remote_model = ws->embed_model;

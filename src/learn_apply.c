@@ -248,7 +248,7 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 	callus_match_df_memo *memo = NULL;
 	callus_buf noted = CALLUS_BUF_INIT;
 	callus_match_opts mo;
-	size_t log_limit = 0;
+	size_t log_limit = r->o->log_limit;
 	int sq;
 
 	memset(&mo, 0, sizeof(mo));

@@ -105,6 +105,10 @@ typedef struct callus_learn_opts {
 				       * dropped; <= 0: CALLUS_LEARN_PRUNE_HOURS */
 	size_t diff_max;              /* 0: CALLUS_LEARN_DIFF_MAX */
 	const callus_redactor *redactor; /* diffs are redacted before storing; required */
+	size_t log_limit;             /* the log's size ([retention] log_kb in
+				       * bytes, callus_log_limit) for the
+				       * errors it logs; 0: read when first
+				       * logged */
 	const callus_snapshot_opts *snapshot; /* NULL: defaults */
 	int no_snapshot;              /* learn states without snapshots or diffs */
 	double half_life_days;        /* suggestions' recency (match.h); <= 0:
