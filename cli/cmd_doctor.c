@@ -378,6 +378,15 @@ static void check_views(struct doctor *d, callus_store *store)
 		       callus_error_message(&err));
 		callus_error_release(&err);
 	}
+	if (r.agents_elsewhere) {
+		callus_error_release(&err);
+		(void)callus_workspace_guard(NULL, d->ws->root, file, 0, &err);
+		report(d, PROBLEM, "views",
+		       "%s: the block of lessons is not written there (make %s a file of the "
+		       "workspace, or a link to one in it)",
+		       callus_error_message(&err), file);
+		callus_error_release(&err);
+	}
 	if (r.missing)
 		report(d, fix && r.written == r.missing + r.stale ? NOTE : PROBLEM, "views",
 		       "%zu of %zu lessons had no .lessons/ file, or an empty one%s", r.missing,
@@ -409,9 +418,15 @@ static void check_views(struct doctor *d, callus_store *store)
 		report(d, NOTE, "views", "%zu recording%s did not finish writing %s files%s",
 		       r.debts, r.debts == 1 ? "" : "s", r.debts == 1 ? "its" : "their",
 		       fix ? ": repaired" : " (the next recording repairs them)");
-	if (!r.missing && !r.stale && !r.orphans && !r.block_stale && !r.temp_files && !r.debts &&
-	    r.lessons_elsewhere)
+	if (r.lessons_elsewhere && r.agents_elsewhere)
+		; /* nothing of the views is callus's to check */
+	else if (!r.missing && !r.stale && !r.orphans && !r.block_stale && !r.temp_files &&
+		 !r.debts && r.lessons_elsewhere)
 		report(d, OK, "views", "the block of %s matches the store", file);
+	else if (!r.missing && !r.stale && !r.orphans && !r.block_stale && !r.temp_files &&
+		 !r.debts && r.agents_elsewhere)
+		report(d, OK, "views", "%zu lesson file%s the store", r.lessons,
+		       r.lessons == 1 ? " matches" : "s match");
 	else if (!r.missing && !r.stale && !r.orphans && !r.block_stale && !r.temp_files && !r.debts)
 		report(d, OK, "views", "%zu lesson file%s and the block of %s match the store",
 		       r.lessons, r.lessons == 1 ? "" : "s", file);

@@ -735,11 +735,21 @@ static void background_gc(callus_store *store, const callus_record_opts *opts,
 	callus_error_release(&err);
 }
 
-/* A view's refusal kept in ue (CALLUS_EUNSAFE: the first), and ve made
- * ready for the next view's failure. */
+/* A view's refusal (CALLUS_EUNSAFE) added to ue, and ve made ready for
+ * the next view's failure. */
 static void refused(callus_error *ue, callus_error *ve)
 {
-	*ue = *ve;
+	if (!ue->code) {
+		*ue = *ve;
+	} else {
+		callus_error both = CALLUS_ERROR_INIT;
+
+		callus_error_set(&both, CALLUS_EUNSAFE, "%s; %s", callus_error_message(ue),
+				 callus_error_message(ve));
+		callus_error_release(ue);
+		callus_error_release(ve);
+		*ue = both;
+	}
 	*ve = (callus_error)CALLUS_ERROR_INIT;
 }
 
@@ -773,7 +783,7 @@ static int write_views(callus_store *store, const callus_lesson *l, const callus
 		/* callus import rebuilds the block once, at its end */
 		if (vrc >= 0 && !opts->defer_views)
 			vrc = views(store, opts->workspace, agents, opts->agents_max, 0, 1, &ve);
-		if (vrc == CALLUS_EUNSAFE && !ue.code) {
+		if (vrc == CALLUS_EUNSAFE) {
 			refused(&ue, &ve);
 			vrc = 0;
 		}

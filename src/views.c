@@ -397,6 +397,34 @@ static int by_id(const void *a, const void *b)
 	return strncmp(*(char *const *)a, *(char *const *)b, CALLUS_LESSON_ID_LEN);
 }
 
+int callus_views_owed_live(const char *workspace, callus_strlist *sigs)
+{
+	callus_strlist all = CALLUS_STRLIST_INIT, paths = CALLUS_STRLIST_INIT,
+		       gone = CALLUS_STRLIST_INIT;
+	int rc;
+
+	if ((rc = callus_views_owed_signatures(workspace, &all)) < 0 ||
+	    (rc = stale_debts(workspace, &paths, &gone)) < 0)
+		goto out;
+	/* one debt of the gone for each: two recordings may owe one lesson */
+	for (size_t i = 0; i < all.count && rc == 0; i++) {
+		size_t j;
+
+		for (j = 0; j < gone.count; j++)
+			if (gone.items[j][0] && !strcmp(gone.items[j], all.items[i]))
+				break;
+		if (j < gone.count)
+			gone.items[j][0] = '\0';
+		else
+			rc = callus_strlist_add(sigs, all.items[i], strlen(all.items[i]));
+	}
+out:
+	callus_strlist_release(&all);
+	callus_strlist_release(&paths);
+	callus_strlist_release(&gone);
+	return rc < 0 ? CALLUS_ENOMEM : 0;
+}
+
 /* Whether the entry e of d is a folder (not followed: a link is a file). */
 static int is_folder(DIR *d, const struct dirent *e)
 {
@@ -535,7 +563,15 @@ int callus_views_repair(callus_store *store, const char *workspace, const char *
 	/* notes: the store knows which files it has not written yet */
 	if (fix && (rc = callus_notes_sync(store, workspace, NULL, err)) < 0)
 		goto out;
-	if ((rc = callus_record_views_stale(store, workspace, agents_file, agents_max, err)) < 0)
+	rc = callus_record_views_stale(store, workspace, agents_file, agents_max, err);
+	/* an instructions file leading out is never written: no debt's to
+	 * repair, said as such (rep.agents_elsewhere) */
+	if (rc == CALLUS_EUNSAFE) {
+		callus_error_release(err);
+		rep.agents_elsewhere = 1;
+		rc = 0;
+	}
+	if (rc < 0)
 		goto out;
 	rep.block_stale = rc;
 	if (rep.block_stale && fix) {
@@ -547,7 +583,9 @@ int callus_views_repair(callus_store *store, const char *workspace, const char *
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	temp_files(workspace, ".lessons", TEMP_WRITE, fix, &rep);
+	/* nor are the temporary files of a .lessons leading out callus's */
+	if (!rep.lessons_elsewhere)
+		temp_files(workspace, ".lessons", TEMP_WRITE, fix, &rep);
 	temp_files(workspace, ".callus", TEMP_WRITE, fix, &rep);
 	temp_files(workspace, ".callus/notes", TEMP_WRITE, fix, &rep);
 	temp_files(workspace, OWED_DIR, TEMP_DEBT, fix, &rep);

@@ -49,6 +49,12 @@ void callus_views_settle(callus_views_debt *d, int written);
  */
 int callus_views_owed_signatures(const char *workspace, callus_strlist *sigs);
 
+/* The same, of the debts whose process is alive (callus_fs_maker_gone):
+ * the files a recording will still write.  A dead one's lesson may go;
+ * the repair of its debt then finds no lesson to write.  0, or
+ * CALLUS_ENOMEM. */
+int callus_views_owed_live(const char *workspace, callus_strlist *sigs);
+
 /* Whether name, a .lessons/ file's (its lesson's first hex digits), is
  * that of a signature of owed (callus_views_owed_signatures()). */
 int callus_views_owes_file(const callus_strlist *owed, const char *name);
@@ -101,6 +107,9 @@ typedef struct callus_views_report {
 			       * written (none is written through it: the
 			       * user's setting, no crash's), and the debts
 			       * naming lessons are paid */
+	int agents_elsewhere; /* the instructions file leads out of the
+			       * workspace: its block is not checked nor
+			       * written, for the same reason */
 } callus_views_report;
 
 /* callus_views_repair() flags */

@@ -83,6 +83,24 @@ test_expect_success 'AGENTS.md linked to a file outside: the lesson is stored, t
 	# recording writes through the link either
 	test "$(ls .lessons/*.md | wc -l)" = 1 &&
 	test "$(ls .callus/owed | grep -v "^\.spare$" | wc -l)" = 0 &&
+	# both leading out: both said, still nothing owed; doctor names each
+	# link once, and neither it nor gc finds a crash to repair
+	mkdir "$TEST_ROOT/outL" && mv .lessons/*.md "$TEST_ROOT/outL/" && rm -r .lessons &&
+	ln -s "$TEST_ROOT/outL" .lessons &&
+	printf "int main(void) { return nope; }\n" >two.c &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c two.c 2>err &&
+	grep -q "lesson recorded; .\.lessons. leads to .*; .AGENTS.md. leads to .*outside the workspace" err &&
+	test "$(ls .callus/owed | grep -v "^\.spare$" | wc -l)" = 0 &&
+	echo views >.callus/owed/999999-1 &&
+	test_expect_code 1 "$CALLUS" doctor --fix >out 2>&1 &&
+	grep -q "^problem  views .*\.lessons. leads to" out &&
+	grep -q "^problem  views .*AGENTS.md. leads to .*the block of lessons is not written there" out &&
+	! grep -q "cannot repair" out &&
+	test "$(ls .callus/owed | grep -v "^\.spare$" | wc -l)" = 0 &&
+	"$CALLUS" gc >out 2>&1 &&
+	! grep -q "cannot be repaired" out &&
+	test "$(cat "$TEST_ROOT/bashrc")" = "export PATH=/usr/bin" &&
+	rm .lessons && mkdir .lessons &&
 	# a link inside the workspace is followed
 	rm AGENTS.md && mkdir docs && ln -s docs/AI.md AGENTS.md &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c main.c 2>err &&

@@ -191,6 +191,25 @@ test_expect_success 'after a gc killed during a removal, the pass removes the pa
 	agents_names 2
 '
 
+test_expect_success 'a lesson a dead recording still owes its page goes by the policy as any other' '
+	mkdir owed-dead && cd owed-dead && git init -q &&
+	for f in d1 d2 d3 d4; do
+		c_file $f undefined_$f &&
+		test_expect_code 1 "$CALLUS" run -- gcc -c $f.c 2>err || return 1
+	done &&
+	q "UPDATE lessons SET last_seen = '"'"'2001-01-01T00:00:00.000Z'"'"' WHERE file = '"'"'d1.c'"'"'" &&
+	sig=$(q "SELECT signature FROM lessons WHERE file = '"'"'d1.c'"'"'") &&
+	# its recording died before writing the page: a debt no live process
+	# will pay (a live one'"'"'s lesson would wait for the next pass)
+	rm .lessons/$(printf %.12s "$sig").md && echo "$sig" >.callus/owed/999999-1 &&
+	printf "[retention]\nlessons = 3\ngc_hours = 0\n" >.callus/config &&
+	"$CALLUS" gc >out &&
+	grep "^removed 1 lesson (0 files in .lessons/)" out &&
+	test "$(q "SELECT group_concat(file) FROM (SELECT file FROM lessons ORDER BY file)")" = d2.c,d3.c,d4.c &&
+	test "$(ls .callus/owed | grep -v "^\.spare$" | wc -l)" = 0 &&
+	test "$(lesson_files)" = 3
+'
+
 test_expect_success 'a recording runs the policy in the background once gc_hours have passed' '
 	cd p &&
 	printf "[retention]\nlessons = 1\ngc_hours = 24\n" >.callus/config &&
