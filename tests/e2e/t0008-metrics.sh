@@ -27,6 +27,22 @@ make_project() {
 	)
 }
 
+# old_log FILE BYTES: FILE filled with BYTES of an older log'"'"'s lines
+old_log() {
+	yes "{\"at\":\"2000-01-01T00:00:00.000Z\",\"level\":\"error\",\"event\":\"old\",\"message\":\"x\"}" |
+		head -c "$2" >"$1"
+}
+
+# a_run_keeps_its_log BYTES: a store that is no database, a log of BYTES,
+# then a failing run, which keeps its failure and logs it
+a_run_keeps_its_log() {
+	mkdir -p .callus &&
+	head -c 8192 /dev/urandom >.callus/callus.db &&
+	old_log .callus/log.jsonl "$1" &&
+	cp .callus/log.jsonl old.jsonl &&
+	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1
+}
+
 # generic_payload COMMAND EXIT OUTPUT: callus's own hook event, here
 generic_payload() {
 	jq -n --arg c "$1" --argjson e "$2" --arg o "$3" --arg d "$PWD" \
@@ -135,12 +151,7 @@ test_expect_success 'a drop is counted in the spool, then stored by the next rec
 
 test_expect_success 'the log rotates past 1 MiB, keeping one old file' '
 	make_project rotate && cd rotate &&
-	mkdir -p .callus &&
-	head -c 8192 /dev/urandom >.callus/callus.db &&
-	yes "{\"at\":\"2000-01-01T00:00:00.000Z\",\"level\":\"error\",\"event\":\"old\",\"message\":\"x\"}" |
-		head -c 1048600 >.callus/log.jsonl &&
-	cp .callus/log.jsonl old.jsonl &&
-	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	a_run_keeps_its_log 1048600 &&
 	test_cmp old.jsonl .callus/log.jsonl.1 &&
 	# the run queued for a store that is no database, and the drainer it
 	# started (in the background: its line may come before or after) kept
@@ -158,18 +169,13 @@ test_expect_success 'the log rotates past [retention] log_kb, and gc holds it to
 	make_project rotate-kb && cd rotate-kb &&
 	mkdir -p .callus &&
 	printf "[retention]\nlog_kb = 32\n" >.callus/config &&
-	head -c 8192 /dev/urandom >.callus/callus.db &&
-	yes "{\"at\":\"2000-01-01T00:00:00.000Z\",\"level\":\"error\",\"event\":\"old\",\"message\":\"x\"}" |
-		head -c 40000 >.callus/log.jsonl &&
-	cp .callus/log.jsonl old.jsonl &&
-	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
+	a_run_keeps_its_log 40000 &&
 	test_cmp old.jsonl .callus/log.jsonl.1 &&
 	test "$(wc -c <.callus/log.jsonl)" -lt 2000 &&
 	# a .1 past twice the size (kept when log_kb was larger) is cut by gc
 	rm -rf .callus/callus.db .callus/spool &&
 	test_expect_code 2 "$CALLUS" run -- make -s check >/dev/null 2>&1 &&
-	yes "{\"at\":\"2000-01-01T00:00:00.000Z\",\"level\":\"error\",\"event\":\"old\",\"message\":\"x\"}" |
-		head -c 100000 >.callus/log.jsonl.1 &&
+	old_log .callus/log.jsonl.1 100000 &&
 	"$CALLUS" gc >/dev/null &&
 	test "$(wc -c <.callus/log.jsonl.1)" -le 32768 &&
 	test "$(wc -c <.callus/log.jsonl.1)" -gt 32000 &&
