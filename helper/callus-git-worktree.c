@@ -33,8 +33,34 @@ void callus_git_set_excludes(char **paths, int n)
 	nexcludes = n;
 }
 
+/* s[0..] begins with digits (hex: hex digits) then end: past end, or NULL. */
+static const char *digits_then(const char *s, int hex, char end)
+{
+	size_t n = strspn(s, hex ? "0123456789abcdef" : "0123456789");
+
+	return n && s[n] == end ? s + n + 1 : NULL;
+}
+
+/* Whether name is a temporary file callus writes beside the file called
+ * base[0..blen), to rename over it (src/fsutil.c's
+ * ".BASE.callus-PID-NS-N.tmp"): one being written, or one a writer killed
+ * before its rename left. */
+static int temp_of(const char *name, const char *base, size_t blen)
+{
+	static const char mark[] = ".callus-";
+	const char *p = name + 1 + blen + sizeof(mark) - 1;
+
+	if (name[0] != '.' || strncmp(name + 1, base, blen) ||
+	    strncmp(name + 1 + blen, mark, sizeof(mark) - 1))
+		return 0;
+	return (p = digits_then(p, 0, '-')) && (p = digits_then(p, 1, '-')) &&
+	       (p = digits_then(p, 0, '.')) && !strcmp(p, "tmp");
+}
+
 /* Is path (repository-relative) one of the --exclude paths, under the
- * workspace's prefix in the repository? */
+ * workspace's prefix in the repository, or a temporary file of one?
+ * AGENTS.md is written by rename from such a file, which a diff took for a
+ * fix: made by a writer at work, deleted by a repair of a killed one's. */
 static int excluded(const char *path, const char *ws_prefix)
 {
 	size_t pl = ws_prefix ? strlen(ws_prefix) : 0;
@@ -43,10 +69,13 @@ static int excluded(const char *path, const char *ws_prefix)
 		return 0;
 	path += pl;
 	for (int i = 0; i < nexcludes; i++) {
-		size_t el = strlen(excludes[i]);
+		const char *e = excludes[i], *slash = strrchr(e, '/');
+		size_t el = strlen(e), dl = slash ? (size_t)(slash - e) + 1 : 0;
 
-		if (el && excludes[i][el - 1] == '/' ? !strncmp(path, excludes[i], el)
-						      : !strcmp(path, excludes[i]))
+		if (el && e[el - 1] == '/' ? !strncmp(path, e, el) : !strcmp(path, e))
+			return 1;
+		if (el && e[el - 1] != '/' && !strncmp(path, e, dl) && !strchr(path + dl, '/') &&
+		    temp_of(path + dl, e + dl, el - dl))
 			return 1;
 	}
 	return 0;

@@ -241,17 +241,26 @@ static void test_excluded_paths(void **state)
 	(void)state;
 	sh("cd '%s' && echo '# mine' >AGENTS.md && " GIT " add AGENTS.md && " GIT
 	   " commit -q -m agents && mkdir .lessons && echo one >.lessons/a.md", dir);
+	/* a writer of AGENTS.md killed before its rename left its temporary
+	 * file; another is writing one (fsutil.c's names): neither is a fix,
+	 * made or undone (one was learnt as "Deleted .AGENTS.md.callus-...") */
+	write_str(dir, ".AGENTS.md.callus-3645-2c72ff9a-0.tmp", "left\n");
 	assert_int_equal(callus_snapshot_take(&s, dir, NULL, &o, &e), 0);
 	write_str(dir, ".lessons/a.md", "two\n");
 	write_str(dir, ".lessons/b.md", "new\n");
 	write_str(dir, "AGENTS.md", "# mine\n<!-- callus -->\n");
 	write_str(dir, "AGENTS.md.bak", "not excluded\n");
+	write_str(dir, ".AGENTS.md.callus-4242-deadbeef-0.tmp", "x\n");
+	write_str(dir, ".AGENTS.md.callus-notes.txt", "not callus's\n");
+	sh("rm '%s/.AGENTS.md.callus-3645-2c72ff9a-0.tmp'", dir);
 	write_str(dir, "a.txt", "one\nTWO\nthree\n");
 	assert_int_equal(callus_snapshot_diff(&patch, dir, &s, 100000, &o, &e), 0);
 	assert_non_null(strstr(patch, "diff --git a/a.txt b/a.txt"));
 	assert_non_null(strstr(patch, "diff --git a/AGENTS.md.bak b/AGENTS.md.bak"));
+	assert_non_null(strstr(patch, "diff --git a/.AGENTS.md.callus-notes.txt"));
 	assert_null(strstr(patch, ".lessons/"));
 	assert_null(strstr(patch, "a/AGENTS.md b/AGENTS.md\n"));
+	assert_null(strstr(patch, ".tmp"));
 	free(patch);
 	/* without the exclusions, the same change shows them */
 	assert_int_equal(callus_snapshot_diff(&patch, dir, &s, 100000, NULL, &e), 0);
