@@ -35,7 +35,8 @@ typedef struct cli_workspace {
 	long long deadline_ms; /* > 0: the snapshot helper's answers are waited
 				* for until this time of callus_child_now_ms()
 				* at most (a hook's deadline, less what learning
-				* needs after them) */
+				* needs after them), and the metrics spool
+				* taken only before it */
 	callus_config *config;  /* never NULL after setup */
 	callus_whitelist *whitelist;
 	callus_redactor *redactor;

@@ -5,6 +5,7 @@
 #include "callus/cleantext.h"
 #include "callus/buf.h"
 #include "callus/checkindex.h"
+#include "callus/child.h"
 #include "callus/lesson.h"
 #include "callus/log.h"
 #include "callus/store.h"
@@ -82,6 +83,10 @@ void cli_flush_metrics(const cli_workspace *ws, callus_metrics *m, callus_store 
 	long wait = cli_store_timeout_ms(ws);
 	callus_buf dir = CALLUS_BUF_INIT;
 
+	/* a hook near its deadline takes no spool (the store's flush takes
+	 * it): a cut before the commit lost it.  Its own go to the spool */
+	if (ws->deadline_ms > 0 && callus_child_now_ms() >= ws->deadline_ms)
+		spool_only = 1;
 	/* a store the command already has open: no second open */
 	if (store && !spool_only) {
 		if (callus_store_flush_metrics(store, m, NULL) < 0 &&
@@ -826,6 +831,9 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		.timeout_ms = cli_store_timeout(ws),
 		.redactor = ws->redactor,
 		.metrics = m,
+		/* a hook's spool take near its deadline: a cut before the
+		 * commit lost what other processes had counted */
+		.spool_by_ms = ws->deadline_ms,
 		.related_max = related_max,
 	};
 	callus_record_result res;

@@ -895,8 +895,10 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		callus_store_cache_pages(store, RECORD_CACHE_PAGES);
 	}
 	/* taken in the lesson's transaction, once its lock is held */
-	if (run.metrics)
+	if (run.metrics) {
 		run.metrics_spool = dir;
+		run.metrics_spool_by_ms = opts->spool_by_ms;
+	}
 	/* what a crashed recording left unwritten, before this one's debt */
 	callus_views_repair(store, opts->workspace, agents, opts->agents_max, CALLUS_VIEWS_FIX, NULL,
 			    NULL);

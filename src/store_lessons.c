@@ -7,6 +7,7 @@
  * what a lesson holds.
  */
 #include "callus/store.h"
+#include "callus/child.h"
 #include "callus/buf.h"
 #include "callus/signature.h"
 #include "callus/strlist.h"
@@ -760,6 +761,7 @@ int callus_store_record_lesson(callus_store *s, callus_lesson *l, const callus_r
 	/* what earlier processes left pending, taken only now that the lock
 	 * is held: a hook cut while it waited for it had taken nothing */
 	if (run && run->metrics_spool &&
+	    !(run->metrics_spool_by_ms > 0 && callus_child_now_ms() >= run->metrics_spool_by_ms) &&
 	    (sq = callus_store_take_spool(s, run->metrics_spool, &taken)) != SQLITE_OK)
 		goto db_fail;
 	rc = callus_store_exec(s, "COMMIT", err);

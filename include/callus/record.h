@@ -32,6 +32,10 @@ typedef struct callus_record_opts {
 				      * context); NULL = the lesson's tool */
 	callus_metrics *metrics;       /* the command's metrics, written with the
 				      * lesson (and emptied then); may be NULL */
+	long long spool_by_ms;       /* > 0: the metrics other processes left
+				      * in the spool are taken with them only
+				      * before this time (store.h's
+				      * metrics_spool_by_ms); 0: always */
 	int related_max;             /* earlier lessons about the same file to
 				      * return (callus_record_result); 0 = none */
 	const callus_learn_opts *learn; /* the check, for pending errors and

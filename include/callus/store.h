@@ -87,6 +87,12 @@ typedef struct callus_run_info {
 				   * is held, written in the same transaction
 				   * and put back when it does not commit;
 				   * NULL: none */
+	long long metrics_spool_by_ms; /* > 0: taken only before this time
+				   * (callus_child_now_ms()): a hook cut
+				   * between the take and its commit lost
+				   * what the spool held (its deadline, less
+				   * what a commit may need, leaves it for
+				   * the next process) */
 } callus_run_info;
 
 /*

@@ -17,7 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "callus/child.h"
 #include "callus/gc.h"
+#include "callus/metrics.h"
 #include "callus/lessonmd.h"
 #include "callus/record.h"
 #include "callus/redact.h"
@@ -167,6 +169,58 @@ static int exists(const char *ws, const char *rel)
 
 	snprintf(path, sizeof(path), "%s/%s", ws, rel);
 	return stat(path, &st) == 0;
+}
+
+/* What other processes left in the metrics spool is taken with a
+ * recording's own, but not past opts.spool_by_ms (a hook near its
+ * deadline: a cut before the commit lost it).  It fails when the bound
+ * is not kept (the spool emptied). */
+static void the_spool_is_left_near_the_deadline(void **state)
+{
+	struct fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_record_result res;
+	callus_metrics *m = NULL, *left = NULL, *got = NULL;
+	callus_lesson l;
+	callus_learn_opts lo;
+	callus_diag d;
+	callus_diags ds = { &d, 1, 1, 0 };
+	char command[80], dir[512];
+	const char *recording[] = { "recording" }, *reading[] = { "reading" };
+	callus_record_opts opts = {
+		.workspace = f->ws,
+		.cwd_rel = "",
+		.intent_id = "",
+		.timeout_ms = 5000,
+		.redactor = f->red,
+		.learn = &lo,
+	};
+
+	snprintf(dir, sizeof(dir), "%s/.callus", f->ws);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(callus_metrics_new(&left), 0);
+	assert_int_equal(callus_metrics_add(left, CALLUS_METRIC_HOOK_CUT, recording, 1), 0);
+	assert_int_equal(callus_metrics_spool_put(left, dir), 0);
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(callus_metrics_new(&m), 0);
+		assert_int_equal(callus_metrics_add(m, CALLUS_METRIC_HOOK_CUT, reading, 1), 0);
+		opts.metrics = m;
+		/* the first a moment past its bound, the second with none */
+		opts.spool_by_ms = round == 0 ? callus_child_now_ms() - 1 : 0;
+		gcc_failure(f, round ? "b.c" : "a.c", round ? "'y' undeclared" : "'x' undeclared", &l,
+			    &d, &lo, command);
+		assert_int_equal(callus_record_lesson(&l, &ds, 10, &opts, &res, &err), 0);
+		callus_record_result_release(&res);
+		callus_lesson_release(&l);
+		callus_metrics_free(m);
+		assert_int_equal(callus_metrics_new(&got), 0);
+		assert_int_equal(callus_metrics_spool_read(got, dir, 0), 0);
+		/* left, then taken */
+		assert_int_equal(callus_metrics_is_empty(got), round == 1);
+		callus_metrics_free(got);
+	}
+	callus_metrics_free(left);
+	callus_error_release(&err);
 }
 
 /* A lent store is the one recorded in (its own connection made the
@@ -521,6 +575,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(related_lessons_are_the_others, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_spool_is_left_near_the_deadline, setup, teardown),
 		cmocka_unit_test_setup_teardown(lent_store_stays_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(lent_store_under_retention, setup, teardown),
 		cmocka_unit_test_setup_teardown(own_store_opened_and_closed, setup, teardown),
