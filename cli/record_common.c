@@ -347,12 +347,19 @@ static void queued_said(const cli_workspace *ws, const cli_queued *q, int failur
 	const char *what = failure ? "lesson" : "fix", *done = failure ? "recorded" : "learnt";
 
 	if (rc == CALLUS_EBUSY) {
-		if (q->at_ns <= 0)
+		/* a drainer's run stays queued: its own event, so that the
+		 * hooks' record_queued lines count the runs queued */
+		const char *const again[] = { "run", failure ? "failure" : "pass", NULL };
+
+		if (q->at_ns <= 0) {
 			cli_error("%s queued: the store is busy with other recordings; it is %s in "
 				  "the background",
 				  what, done);
-		cli_log_event(ws, "warn", failure ? "record_queued" : "pass_queued",
-			      callus_error_message(err), NULL);
+			cli_log_event(ws, "warn", failure ? "record_queued" : "pass_queued",
+				      callus_error_message(err), NULL);
+		} else {
+			cli_log_event(ws, "warn", "queue_busy", callus_error_message(err), again);
+		}
 		return;
 	}
 	if (q->at_ns <= 0)

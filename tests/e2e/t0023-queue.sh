@@ -451,6 +451,33 @@ test_expect_success 'a failure queued from a subfolder, with no cwd in its event
 	"$CALLUS" lessons --json | jq -e "[.[].file] | index(\"sub/f4.c\")"
 '
 
+test_expect_success 'a run queued once is logged queued once, a drainer that finds the store busy says so apart' '
+	mkdir busyagain && cd busyagain && git init -q && printf "int 5v;\n" >f5.c &&
+	payload_for "$PWD" f5.c | "$CALLUS" hook generic >/dev/null &&
+	printf "int 6u;\n" >f6.c &&
+	printf "[store]\n\ttimeout_ms = 300\n" >.callus/config &&
+	{ hold_store & } &&
+	lock=$! &&
+	store_held &&
+	payload_for "$PWD" f6.c | "$CALLUS" hook generic >/dev/null 2>&1 &&
+	test -n "$(find .callus/spool -name "*.left.json")" &&
+	# the drainer the hook started finds the store busy too
+	for _ in $(seq 1 100); do
+		jq -s -e "any(.[]; .event == \"queue_busy\")" .callus/log.jsonl >/dev/null && break
+		sleep 0.1
+	done &&
+	jq -s -e "any(.[]; .event == \"queue_busy\" and .run == \"failure\")" .callus/log.jsonl &&
+	test "$(jq -s "[.[] | select(.event == \"record_queued\")] | length" .callus/log.jsonl)" = 1 &&
+	release_store $lock &&
+	for _ in $(seq 1 100); do
+		test -z "$(find .callus/spool -name "*.json")" && break
+		"$CALLUS" hook --drain generic 2>/dev/null
+		sleep 0.1
+	done &&
+	test -z "$(find .callus/spool -name "*.json")" &&
+	test "$(jq -s "[.[] | select(.event == \"record_queued\")] | length" .callus/log.jsonl)" = 1
+'
+
 test_expect_success 'with no queue to leave it in, a hook waits longer for a busy store' '
 	mkdir noqueue && cd noqueue && git init -q && printf "int 1x;\n" >f1.c &&
 	payload_for "$PWD" f1.c >../nq1.json &&
