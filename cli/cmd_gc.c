@@ -136,6 +136,15 @@ static const char *agents_file(const cli_workspace *ws)
 	return f && *f ? f : "AGENTS.md";
 }
 
+/* b's counts added to a's (the two steps of gc's repair). */
+static void views_add(callus_views_report *a, const callus_views_report *b)
+{
+	a->debts += b->debts;
+	a->missing += b->missing;
+	a->stale += b->stale;
+	a->written += b->written;
+}
+
 /* What the repair of a crash's views did, or would do (--dry-run). */
 static void repaired_said(const callus_views_report *vr, const char *agents)
 {
@@ -219,27 +228,39 @@ int cmd_gc(int argc, char **argv)
 	if (rc == 0) {
 		const char *agents = callus_config_get(ws.config, "lessons", "file");
 		int agents_max = (int)cli_config_long(&ws, "lessons", "max", 20);
+		callus_views_report named = { 0 };
 
+		/* What a crashed process left unwritten: the next recording
+		 * would repair it, but a person running gc after a crash
+		 * expects the views whole when it ends (a dry run counts it).
+		 * The pages dead recordings owed first: the pass keeps every
+		 * lesson a debt names (another process's repair may be
+		 * writing its page), and the least valuable would stay.  The
+		 * rest after the pass: a killed gc's debt has every lesson
+		 * looked at, and repaired before, the pages of lessons the
+		 * pass then removed were written to be removed, and counted
+		 * as removed where a dry run, which writes none, could not
+		 * count them (a gc killed during a removal left 500 lessons
+		 * without pages: 7,414 pages removed, of 6,914 its dry run
+		 * had said).  A dry run counts both after its pass (its debts
+		 * stay: each would be counted twice).  Its error is said. */
+		if (!dry_run && callus_views_repair(store, ws.root, agents, agents_max,
+						    CALLUS_VIEWS_NAMED | CALLUS_VIEWS_FIX, &named,
+						    &rerr) < 0)
+			repair_failed = 1;
 		rc = callus_record_gc(store, ws.root, &p, agents, agents_max, &r, &err, &views, &verr);
 		if (!dry_run)
 			callus_record_gc_log(ws.root, rc, &err, &r,
 					     "callus gc removed what the retention policy no longer "
 					     "keeps ('callus help gc')");
-		/* What a crashed process left unwritten: the next recording
-		 * would repair it, but a person running gc after a crash
-		 * expects the views whole when it ends (a dry run counts it).
-		 * After the removals: repaired first, the pages of lessons
-		 * the pass then removed were written to be removed, and
-		 * counted as removed where a dry run, which writes none,
-		 * could not count them (a gc killed during a removal left
-		 * 500 lessons without pages: 7,414 pages removed, of 6,914
-		 * the dry run had said).  Its error is said. */
-		if (callus_views_repair(store, ws.root, agents, agents_max,
-					dry_run ? 0 : CALLUS_VIEWS_FIX, &vr, &rerr) < 0) {
+		if (!repair_failed &&
+		    callus_views_repair(store, ws.root, agents, agents_max,
+					dry_run ? 0 : CALLUS_VIEWS_FIX, &vr, &rerr) < 0)
+			repair_failed = 1;
+		if (repair_failed)
 			cli_error("gc: the files a crashed callus left unwritten cannot be "
 				  "repaired: %s", callus_error_message(&rerr));
-			repair_failed = 1;
-		}
+		views_add(&vr, &named);
 		if (views < 0)
 			cli_error("removed %zu lesson%s, but %s still names %s: %s", r.lessons,
 				  r.lessons == 1 ? "" : "s", agents_file(&ws),

@@ -260,9 +260,10 @@ static int drop_lessons(callus_store *s, const char *workspace, int files_ours, 
 	if ((sq = callus_store_tx_begin(s, &nested)) != SQLITE_OK)
 		return sq;
 	/* under the lock: every recording that committed a lesson and has
-	 * not written its file yet owes it; a dead one writes none (its
-	 * debt is repaired after the pass, when callus gc runs it) */
-	if (callus_views_owed_live(workspace, &owed) < 0) {
+	 * not written its file yet owes it (a dead one's debt too: another
+	 * process's repair may be writing the page, under the views' lock
+	 * only) */
+	if (callus_views_owed_signatures(workspace, &owed) < 0) {
 		sq = SQLITE_NOMEM;
 		goto out;
 	}

@@ -218,9 +218,10 @@ static void temp_files(const char *workspace, const char *rel, enum temp_kind ki
 
 	if (callus_buf_printf(&dir, "%s%s%s", workspace, *rel ? "/" : "", rel) < 0)
 		goto out;
-	/* a folder leading out of the workspace: counted, nothing removed */
-	if (fix && *rel && callus_workspace_guard(NULL, workspace, rel, 0, NULL) < 0)
-		fix = 0;
+	/* a folder leading out of the workspace is not callus's: its files
+	 * neither counted (a --fix could never remove them) nor removed */
+	if (*rel && callus_workspace_guard(NULL, workspace, rel, 0, NULL) < 0)
+		goto out;
 	rep->temp_files += callus_fs_sweep_gone(dir.ptr, temp_maker, &kind, STALE_AFTER_S, fix,
 						&removed);
 	rep->removed += removed;
@@ -397,34 +398,6 @@ static int by_id(const void *a, const void *b)
 	return strncmp(*(char *const *)a, *(char *const *)b, CALLUS_LESSON_ID_LEN);
 }
 
-int callus_views_owed_live(const char *workspace, callus_strlist *sigs)
-{
-	callus_strlist all = CALLUS_STRLIST_INIT, paths = CALLUS_STRLIST_INIT,
-		       gone = CALLUS_STRLIST_INIT;
-	int rc;
-
-	if ((rc = callus_views_owed_signatures(workspace, &all)) < 0 ||
-	    (rc = stale_debts(workspace, &paths, &gone)) < 0)
-		goto out;
-	/* one debt of the gone for each: two recordings may owe one lesson */
-	for (size_t i = 0; i < all.count && rc == 0; i++) {
-		size_t j;
-
-		for (j = 0; j < gone.count; j++)
-			if (gone.items[j][0] && !strcmp(gone.items[j], all.items[i]))
-				break;
-		if (j < gone.count)
-			gone.items[j][0] = '\0';
-		else
-			rc = callus_strlist_add(sigs, all.items[i], strlen(all.items[i]));
-	}
-out:
-	callus_strlist_release(&all);
-	callus_strlist_release(&paths);
-	callus_strlist_release(&gone);
-	return rc < 0 ? CALLUS_ENOMEM : 0;
-}
-
 /* Whether the entry e of d is a folder (not followed: a link is a file). */
 static int is_folder(DIR *d, const struct dirent *e)
 {
@@ -516,6 +489,31 @@ static int all_lessons(callus_store *store, const char *workspace, int fix, int 
 	return rc;
 }
 
+/* CALLUS_VIEWS_NAMED: the files the debts paths[i] name (sigs[i]),
+ * written, and with fix those debts paid; one of no lesson ("views") is
+ * left, uncounted. */
+static int named_debts(callus_store *store, const char *workspace, const callus_strlist *paths,
+		       const callus_strlist *sigs, int fix, callus_views_report *rep,
+		       callus_error *err)
+{
+	int elsewhere = callus_workspace_guard(NULL, workspace, ".lessons", 0, NULL) ==
+			CALLUS_EUNSAFE;
+	int rc = 0;
+
+	rep->lessons_elsewhere = elsewhere;
+	for (size_t i = 0; i < sigs->count && rc == 0; i++) {
+		if (!strcmp(sigs->items[i], "views"))
+			continue;
+		rep->debts++;
+		if (!elsewhere && (rc = lesson_file(store, workspace, sigs->items[i], fix, rep,
+						    err)) < 0)
+			break;
+		if (fix)
+			unlink(paths->items[i]);
+	}
+	return rc;
+}
+
 /* The directory of the instructions file, relative to the workspace. */
 static char *agents_dir(const char *agents_file)
 {
@@ -532,11 +530,16 @@ int callus_views_repair(callus_store *store, const char *workspace, const char *
 	callus_strlist paths = CALLUS_STRLIST_INIT, sigs = CALLUS_STRLIST_INIT;
 	callus_views_report rep;
 	int fix = (flags & CALLUS_VIEWS_FIX) != 0, full = (flags & CALLUS_VIEWS_FULL) != 0, rc;
+	int named = (flags & CALLUS_VIEWS_NAMED) != 0;
 	char *adir = NULL;
 
 	memset(&rep, 0, sizeof(rep));
 	if ((rc = stale_debts(workspace, &paths, &sigs)) < 0) {
 		rc = callus_error_set(err, rc, "out of memory");
+		goto out;
+	}
+	if (named) {
+		rc = named_debts(store, workspace, &paths, &sigs, fix, &rep, err);
 		goto out;
 	}
 	rep.debts = paths.count;
@@ -583,9 +586,7 @@ int callus_views_repair(callus_store *store, const char *workspace, const char *
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	/* nor are the temporary files of a .lessons leading out callus's */
-	if (!rep.lessons_elsewhere)
-		temp_files(workspace, ".lessons", TEMP_WRITE, fix, &rep);
+	temp_files(workspace, ".lessons", TEMP_WRITE, fix, &rep);
 	temp_files(workspace, ".callus", TEMP_WRITE, fix, &rep);
 	temp_files(workspace, ".callus/notes", TEMP_WRITE, fix, &rep);
 	temp_files(workspace, OWED_DIR, TEMP_DEBT, fix, &rep);

@@ -49,12 +49,6 @@ void callus_views_settle(callus_views_debt *d, int written);
  */
 int callus_views_owed_signatures(const char *workspace, callus_strlist *sigs);
 
-/* The same, of the debts whose process is alive (callus_fs_maker_gone):
- * the files a recording will still write.  A dead one's lesson may go;
- * the repair of its debt then finds no lesson to write.  0, or
- * CALLUS_ENOMEM. */
-int callus_views_owed_live(const char *workspace, callus_strlist *sigs);
-
 /* Whether name, a .lessons/ file's (its lesson's first hex digits), is
  * that of a signature of owed (callus_views_owed_signatures()). */
 int callus_views_owes_file(const callus_strlist *owed, const char *name);
@@ -118,7 +112,13 @@ enum {
 	 * what stale debts name (callus doctor) */
 	CALLUS_VIEWS_FULL = 1 << 0,
 	/* repair what is found (without it: count only; debts stay) */
-	CALLUS_VIEWS_FIX = 1 << 1
+	CALLUS_VIEWS_FIX = 1 << 1,
+	/* only the lessons' files stale debts name, those debts alone
+	 * paid: callus gc's first step, before a pass that keeps every
+	 * lesson a debt names; a debt of no lesson (a gc's: every lesson
+	 * looked at), the block and the temporary files are left to a
+	 * call without it, after the pass */
+	CALLUS_VIEWS_NAMED = 1 << 2
 };
 
 /*
