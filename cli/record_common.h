@@ -42,7 +42,9 @@ typedef struct cli_recorded {
 typedef struct cli_learn {
 	callus_learn_opts opts;
 	callus_snapshot_opts snapshot;
-	const char *exclude[3];
+	const char *exclude[4];
+	char *agents_target; /* owned: the file the instructions file links to
+			      * in the workspace, excluded too, or NULL */
 	char *tool, *args, *dir; /* owned: the check's tool, arguments and directory, redacted */
 	char *now;          /* owned: a queued run's time (cli_learn_queued) */
 } cli_learn;

@@ -226,10 +226,11 @@ static void more_add(char *list, size_t *len, int *truncated, const char *name)
 
 /* Every file's patch that fits in max_bytes, then the names of the others.
  * root: the folder the diff's paths are relative to (the repository's
- * working directory, which a workspace may lie inside); by_time: the
- * diff is to the files there now, whose times say what a check wrote. */
+ * working directory, which a workspace may lie inside, at ws_prefix);
+ * leave_out: the excluded paths are left out; by_time: the diff is to the
+ * files there now, whose times say what a check wrote. */
 static int print_patches(FILE *out, git_diff *diff, size_t max_bytes, const char *root,
-			 int by_time)
+			 int leave_out, const char *ws_prefix, int by_time)
 {
 	char more[MORE_LIST_MAX + 1] = "";
 	size_t i, n = git_diff_num_deltas(diff), used = 0, more_len = 0, skipped = 0;
@@ -244,7 +245,12 @@ static int print_patches(FILE *out, git_diff *diff, size_t max_bytes, const char
 			git_patch_free(patch);
 			return callus_git_fail(1, "cannot make the patch of '%s'", d->new_file.path);
 		}
-		if (build_product(d, root, by_time)) {
+		/* a snapshot an older helper took holds what is excluded now
+		 * (a temporary file beside the instructions file): not
+		 * diffed as gone */
+		if (build_product(d, root, by_time) ||
+		    (leave_out && (callus_git_excluded(d->old_file.path, ws_prefix) ||
+				   callus_git_excluded(d->new_file.path, ws_prefix)))) {
 			git_buf_dispose(&text);
 			git_patch_free(patch);
 			continue;
@@ -274,6 +280,7 @@ int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const cha
 	git_diff *diff = NULL;
 	git_diff_options opts;
 	struct paths changed = { NULL, 0, 0 };
+	char *prefix = NULL;
 	git_oid snap, now;
 	char *end = NULL;
 	unsigned long long max;
@@ -335,8 +342,13 @@ int callus_git_cmd_diff(FILE *out, callus_git_ws *w, const char *kind, const cha
 	/* a git snapshot's paths are the repository's, a files one's the
 	 * workspace's */
 	root = own ? NULL : git_repository_workdir(repo);
-	rc = print_patches(out, diff, (size_t)max, root ? root : workspace, !to_hex);
+	/* a git snapshot's excluded paths are under the workspace's folder
+	 * in the repository (none found: nothing left out) */
+	prefix = root ? callus_git_workspace_prefix(root, workspace) : NULL;
+	rc = print_patches(out, diff, (size_t)max, root ? root : workspace, !root || prefix,
+			   prefix, !to_hex);
 out:
+	free(prefix);
 	paths_release(&changed);
 	git_diff_free(diff);
 	git_tree_free(old_tree);

@@ -57,11 +57,10 @@ static int temp_of(const char *name, const char *base, size_t blen)
 	       (p = digits_then(p, 0, '.')) && !strcmp(p, "tmp");
 }
 
-/* Is path (repository-relative) one of the --exclude paths, under the
- * workspace's prefix in the repository, or a temporary file of one?
- * AGENTS.md is written by rename from such a file, which a diff took for a
- * fix: made by a writer at work, deleted by a repair of a killed one's. */
-static int excluded(const char *path, const char *ws_prefix)
+/* AGENTS.md is written by rename from a temporary file beside it, which a
+ * diff took for a fix: made by a writer at work, deleted by a repair of a
+ * killed one's (callus-git.h). */
+int callus_git_excluded(const char *path, const char *ws_prefix)
 {
 	size_t pl = ws_prefix ? strlen(ws_prefix) : 0;
 
@@ -86,7 +85,7 @@ static int excluded(const char *path, const char *ws_prefix)
  * (git_ignore_add_rule writes no file): libgit2 then does not descend into
  * them, where .lessons/ and .callus/notes/ gain a file per lesson and note
  * (a snapshot stat()ed every one of them).  Tracked files there still show
- * as changes, which excluded() drops as before.  A path with a glob or
+ * as changes, which callus_git_excluded() drops as before.  A path with a glob or
  * ignore-syntax character keeps being walked: no rule could name it alone.
  */
 static void ignore_excluded_dirs(git_repository *repo, const char *ws_prefix)
@@ -254,7 +253,7 @@ static int apply_delta(git_index *index, const char *workdir, const git_diff_del
 {
 	const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
 
-	if (excluded(path, ws_prefix))
+	if (callus_git_excluded(path, ws_prefix))
 		return 0;
 
 	switch (d->status) {

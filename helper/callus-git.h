@@ -95,6 +95,13 @@ void callus_git_ws_release(callus_git_ws *w);
  * before any work: this program runs one command and exits. */
 void callus_git_set_excludes(char **paths, int n);
 
+/* Whether path (relative to the repository, whose workspace is at
+ * ws_prefix in it: NULL or "" for its root, or relative to the workspace)
+ * is one of the --exclude paths, or a temporary file callus writes beside
+ * an excluded file to rename over it (src/fsutil.c's
+ * ".NAME.callus-PID-NS-N.tmp"). */
+int callus_git_excluded(const char *path, const char *ws_prefix);
+
 /* The tree of the working tree of w's repository: the index as it is on
  * disk plus every change in the working directory, the excluded paths as
  * the index has them.  The index is never written.  Made once a run:

@@ -104,7 +104,14 @@ test_expect_success 'AGENTS.md linked to a file outside: the lesson is stored, t
 	# a link inside the workspace is followed
 	rm AGENTS.md && mkdir docs && ln -s docs/AI.md AGENTS.md &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c main.c 2>err &&
-	grep -q "callus:lessons:begin" docs/AI.md
+	grep -q "callus:lessons:begin" docs/AI.md &&
+	# ... and neither the file it leads to nor its writers'"'"' temporary
+	# files are part of a fix (the block'"'"'s rewrite was learnt as one)
+	printf "int x;\n" >main.c && : >docs/.AI.md.callus-4242-deadbeef-0.tmp &&
+	"$CALLUS" run -- gcc -c main.c &&
+	"$CALLUS" resolutions --json >res.json &&
+	jq -e "length >= 1" res.json &&
+	! grep -q "AI.md" res.json
 '
 
 test_expect_success '.lessons and .callus linked out of the workspace: nothing written there' '
