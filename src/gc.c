@@ -253,7 +253,8 @@ static int drop_lessons(callus_store *s, const char *workspace, int files_ours, 
 			callus_gc_result *res)
 {
 	sqlite3_stmt *st = NULL, *del = NULL;
-	callus_strlist sigs = CALLUS_STRLIST_INIT, owed = CALLUS_STRLIST_INIT;
+	callus_strlist sigs = CALLUS_STRLIST_INIT, owed = CALLUS_STRLIST_INIT,
+		       gone = CALLUS_STRLIST_INIT;
 	size_t removed = 0, files = 0, want = (size_t)-1;
 	int sq, nested;
 
@@ -263,10 +264,20 @@ static int drop_lessons(callus_store *s, const char *workspace, int files_ours, 
 	 * not written its file yet owes it (a dead one's debt too: another
 	 * process's repair may be writing the page, under the views' lock
 	 * only) */
-	if (callus_views_owed_signatures(workspace, &owed) < 0) {
+	if (callus_views_owed_signatures(workspace, &owed) < 0 ||
+	    (p->dry_run && owed.count && callus_views_owed_gone(workspace, &gone) < 0)) {
 		sq = SQLITE_NOMEM;
 		goto out;
 	}
+	/* a dry run, as callus gc's pass: the pages dead recordings owed
+	 * are written (and their debts paid) before it (cmd_gc.c), so
+	 * their lessons go by the policy, each with a page */
+	for (size_t i = 0; i < gone.count; i++)
+		for (size_t j = 0; j < owed.count; j++)
+			if (owed.items[j][0] && !strcmp(owed.items[j], gone.items[i])) {
+				owed.items[j][0] = '\0';
+				break;
+			}
 	if (keep > 0) {
 		callus_store_totals t;
 		int64_t over;
@@ -316,8 +327,16 @@ out:
 	sqlite3_finalize(del);
 	if (sq == SQLITE_OK) {
 		if (files_ours)
-			for (size_t i = 0; i < sigs.count; i++)
+			for (size_t i = 0; i < sigs.count; i++) {
+				size_t before = files;
+
 				unlink_lesson_file(workspace, sigs.items[i], p, &files);
+				/* its page, written first by the real pass */
+				if (files == before &&
+				    callus_strlist_contains(&gone, sigs.items[i],
+							    strlen(sigs.items[i])))
+					files++;
+			}
 		if ((sq = callus_store_tx_end(s, nested, 1)) != SQLITE_OK && !p->dry_run)
 			/* the files back from the store (best effort: callus
 			 * doctor --fix writes any still missing) */
@@ -332,6 +351,7 @@ out:
 	}
 	callus_strlist_release(&sigs);
 	callus_strlist_release(&owed);
+	callus_strlist_release(&gone);
 	return sq;
 }
 

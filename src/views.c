@@ -398,6 +398,19 @@ static int by_id(const void *a, const void *b)
 	return strncmp(*(char *const *)a, *(char *const *)b, CALLUS_LESSON_ID_LEN);
 }
 
+int callus_views_owed_gone(const char *workspace, callus_strlist *sigs)
+{
+	callus_strlist paths = CALLUS_STRLIST_INIT, all = CALLUS_STRLIST_INIT;
+	int rc = stale_debts(workspace, &paths, &all);
+
+	for (size_t i = 0; rc == 0 && i < all.count; i++)
+		if (strcmp(all.items[i], "views"))
+			rc = callus_strlist_add(sigs, all.items[i], strlen(all.items[i]));
+	callus_strlist_release(&paths);
+	callus_strlist_release(&all);
+	return rc < 0 ? CALLUS_ENOMEM : 0;
+}
+
 /* Whether the entry e of d is a folder (not followed: a link is a file). */
 static int is_folder(DIR *d, const struct dirent *e)
 {

@@ -49,6 +49,12 @@ void callus_views_settle(callus_views_debt *d, int written);
  */
 int callus_views_owed_signatures(const char *workspace, callus_strlist *sigs);
 
+/* The lesson signatures the debts of processes now gone name, into sigs
+ * (appended): the pages `callus gc` writes before its pass
+ * (CALLUS_VIEWS_NAMED), which its dry run, paying none, counts as paid.
+ * 0, or CALLUS_ENOMEM. */
+int callus_views_owed_gone(const char *workspace, callus_strlist *sigs);
+
 /* Whether name, a .lessons/ file's (its lesson's first hex digits), is
  * that of a signature of owed (callus_views_owed_signatures()). */
 int callus_views_owes_file(const callus_strlist *owed, const char *name);

@@ -202,9 +202,12 @@ test_expect_success 'a lesson a dead recording still owes its page goes by the p
 	# its recording died before writing the page: a debt no live process
 	# will pay (a live one'"'"'s lesson would wait for the next pass)
 	rm .lessons/$(printf %.12s "$sig").md && echo "$sig" >.callus/owed/999999-1 &&
-	printf "[retention]\nlessons = 3\ngc_hours = 0\n" >.callus/config &&
+	printf "[retention]\nlesson_days = 30\nlessons = 100\ngc_hours = 0\n" >.callus/config &&
 	# its page written first (the pass keeps a lesson a debt names),
-	# then removed with it
+	# then removed with it; the dry run, which writes none, says the same
+	"$CALLUS" gc --dry-run >dry &&
+	grep "^would remove 1 lesson (1 file in .lessons/)" dry &&
+	test -e .callus/owed/999999-1 &&
 	"$CALLUS" gc >out &&
 	grep "^removed 1 lesson (1 file in .lessons/)" out &&
 	grep -qx "repaired what 1 crashed callus process left unwritten: 1 lesson file written again" out &&
