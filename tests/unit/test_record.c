@@ -101,6 +101,22 @@ static void gcc_failure(const struct fixture *f, const char *file, const char *s
 	assert_non_null(l->error_summary);
 }
 
+/* The options a test's recording starts from: f's workspace and
+ * redactor, learning by lo, a store of its own. */
+static callus_record_opts base_opts(const struct fixture *f, callus_learn_opts *lo)
+{
+	callus_record_opts o = {
+		.workspace = f->ws,
+		.cwd_rel = "",
+		.intent_id = "",
+		.timeout_ms = 5000,
+		.redactor = f->red,
+		.learn = lo,
+	};
+
+	return o;
+}
+
 /* The lesson of a failing `gcc -c FILE` printing one error, recorded in
  * store (NULL: the recording's own) and learnt from (its pending error,
  * its signature's vector; no snapshot); its id into id (65 bytes), the
@@ -117,18 +133,12 @@ static int record_shown(const struct fixture *f, callus_store *store, const char
 	callus_diag d;
 	callus_diags ds = { &d, 1, 1, 0 };
 	char command[80];
-	callus_record_opts opts = {
-		.workspace = f->ws,
-		.cwd_rel = "",
-		.intent_id = "",
-		.timeout_ms = 5000,
-		.redactor = f->red,
-		.learn = &lo,
-		.store = store,
-		.retention = retention,
-		.related_max = related_max,
-	};
+	callus_record_opts opts = base_opts(f, &lo);
 	int rc, is_new;
+
+	opts.store = store;
+	opts.retention = retention;
+	opts.related_max = related_max;
 
 	gcc_failure(f, file, summary, &l, &d, &lo, command);
 	rc = callus_record_lesson(&l, &ds, strlen(summary), &opts, &res, &err);
@@ -187,14 +197,7 @@ static void the_spool_is_left_near_the_deadline(void **state)
 	callus_diags ds = { &d, 1, 1, 0 };
 	char command[80], dir[512];
 	const char *recording[] = { "recording" }, *reading[] = { "reading" };
-	callus_record_opts opts = {
-		.workspace = f->ws,
-		.cwd_rel = "",
-		.intent_id = "",
-		.timeout_ms = 5000,
-		.redactor = f->red,
-		.learn = &lo,
-	};
+	callus_record_opts opts = base_opts(f, &lo);
 
 	snprintf(dir, sizeof(dir), "%s/.callus", f->ws);
 	assert_int_equal(mkdir(dir, 0700), 0);
@@ -522,19 +525,14 @@ static void busy_index_is_no_learning_failure(void **state)
 	callus_lesson l;
 	callus_diag d;
 	callus_diags ds = { &d, 1, 1, 0 };
-	callus_record_opts opts = {
-		.workspace = f->ws,
-		.cwd_rel = "",
-		.intent_id = "",
-		.timeout_ms = 100,
-		.redactor = f->red,
-		.learn = &lo,
-		.stored = hold_store,
-		.stored_ctx = &h,
-	};
+	callus_record_opts opts = base_opts(f, &lo);
 	callus_store *s = NULL;
 	char helper[128], id[65], command[80];
 	FILE *fp;
+
+	opts.timeout_ms = 100;
+	opts.stored = hold_store;
+	opts.stored_ctx = &h;
 	int st;
 
 	/* the store made, so that the other writer has one to lock */
