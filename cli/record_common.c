@@ -102,29 +102,6 @@ void cli_flush_metrics(const cli_workspace *ws, callus_metrics *m, callus_store 
 			    spool_only, NULL);
 }
 
-/* The file of the workspace the instructions file (agents, relative)
- * links to, relative to the workspace, or NULL (not a link, one leading
- * out, or to nothing yet): callus writes the block there, by rename from
- * a temporary file beside it, and a diff took both for a fix. */
-static char *agents_target(const cli_workspace *ws, const char *agents)
-{
-	callus_buf path = CALLUS_BUF_INIT;
-	char *real = NULL, *out = NULL;
-	struct stat st;
-	size_t n;
-
-	if (!ws->root_real || callus_buf_printf(&path, "%s/%s", ws->root, agents) < 0 ||
-	    lstat(path.ptr, &st) < 0 || !S_ISLNK(st.st_mode) || !(real = realpath(path.ptr, NULL)))
-		goto out;
-	n = strlen(ws->root_real);
-	if (!strncmp(real, ws->root_real, n) && real[n] == '/' && strcmp(real + n + 1, agents))
-		out = strdup(real + n + 1);
-out:
-	free(real);
-	callus_buf_release(&path);
-	return out;
-}
-
 void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detection *det,
 		    const char *dir)
 {
@@ -135,7 +112,9 @@ void cli_learn_init(cli_learn *out, const cli_workspace *ws, const callus_detect
 	/* what callus itself writes at each failure is not part of a fix */
 	out->exclude[0] = ".lessons/";
 	out->exclude[1] = agents && *agents ? agents : "AGENTS.md";
-	out->exclude[2] = out->agents_target = agents_target(ws, out->exclude[1]);
+	/* and the file a link leads to, where the block is written */
+	out->exclude[2] = out->agents_target =
+		callus_views_agents_target(ws->root, ws->root_real, out->exclude[1]);
 	out->snapshot.exclude = out->exclude;
 	/* well within the hook's own deadline (5 s): a snapshot that slow is
 	 * given up, the states are learnt without it */

@@ -527,13 +527,35 @@ static int named_debts(callus_store *store, const char *workspace, const callus_
 	return rc;
 }
 
-/* The directory of the instructions file, relative to the workspace. */
-static char *agents_dir(const char *agents_file)
+/* The directory of a file, relative to the workspace (f relative too). */
+static char *dir_of(const char *f)
 {
-	const char *f = agents_file && *agents_file ? agents_file : "AGENTS.md";
 	const char *slash = strrchr(f, '/');
 
 	return strndup(f, slash ? (size_t)(slash - f) : 0);
+}
+
+char *callus_views_agents_target(const char *workspace, const char *real, const char *agents_file)
+{
+	const char *agents = agents_file && *agents_file ? agents_file : "AGENTS.md";
+	callus_buf path = CALLUS_BUF_INIT;
+	char *own = NULL, *target = NULL, *out = NULL;
+	struct stat st;
+	size_t n;
+
+	if (!real && !(real = own = realpath(workspace, NULL)))
+		goto out;
+	if (callus_buf_printf(&path, "%s/%s", workspace, agents) < 0 ||
+	    lstat(path.ptr, &st) < 0 || !S_ISLNK(st.st_mode) || !(target = realpath(path.ptr, NULL)))
+		goto out;
+	n = strlen(real);
+	if (!strncmp(target, real, n) && target[n] == '/' && strcmp(target + n + 1, agents))
+		out = strdup(target + n + 1);
+out:
+	free(own);
+	free(target);
+	callus_buf_release(&path);
+	return out;
 }
 
 int callus_views_repair(callus_store *store, const char *workspace, const char *agents_file,
@@ -544,7 +566,7 @@ int callus_views_repair(callus_store *store, const char *workspace, const char *
 	callus_views_report rep;
 	int fix = (flags & CALLUS_VIEWS_FIX) != 0, full = (flags & CALLUS_VIEWS_FULL) != 0, rc;
 	int named = (flags & CALLUS_VIEWS_NAMED) != 0;
-	char *adir = NULL;
+	char *adir = NULL, *target = NULL, *tdir = NULL;
 
 	memset(&rep, 0, sizeof(rep));
 	if ((rc = stale_debts(workspace, &paths, &sigs)) < 0) {
@@ -595,7 +617,13 @@ int callus_views_repair(callus_store *store, const char *workspace, const char *
 			goto out;
 		rep.block_written = 1;
 	}
-	if (!(adir = agents_dir(agents_file))) {
+	if (!(adir = dir_of(agents_file && *agents_file ? agents_file : "AGENTS.md"))) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* a link's writes land beside the file it leads to */
+	if ((target = callus_views_agents_target(workspace, NULL, agents_file)) &&
+	    !(tdir = dir_of(target))) {
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -604,6 +632,8 @@ int callus_views_repair(callus_store *store, const char *workspace, const char *
 	temp_files(workspace, ".callus/notes", TEMP_WRITE, fix, &rep);
 	temp_files(workspace, OWED_DIR, TEMP_DEBT, fix, &rep);
 	temp_files(workspace, adir, TEMP_WRITE, fix, &rep);
+	if (tdir && strcmp(tdir, adir))
+		temp_files(workspace, tdir, TEMP_WRITE, fix, &rep);
 	if (fix)
 		for (size_t i = 0; i < paths.count; i++)
 			unlink(paths.items[i]);
@@ -612,6 +642,8 @@ out:
 	if (rep_out)
 		*rep_out = rep;
 	free(adir);
+	free(target);
+	free(tdir);
 	callus_strlist_release(&paths);
 	callus_strlist_release(&sigs);
 	return rc;

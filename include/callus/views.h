@@ -80,6 +80,13 @@ int callus_views_lesson_file_held(callus_store *store, const char *workspace, co
 int callus_views_lesson_file(callus_store *store, const char *workspace, const char *sig,
 			     callus_error *err);
 
+/* The file of the workspace the instructions file (agents_file, relative;
+ * NULL: AGENTS.md) links to, relative to the workspace, or NULL (not a
+ * link, one leading out, to nothing yet, or no memory): callus writes the
+ * block there, by rename from a temporary file beside it.  real is the
+ * workspace's realpath (NULL: made here).  Caller frees. */
+char *callus_views_agents_target(const char *workspace, const char *real, const char *agents_file);
+
 /* Whether a process that is gone left views to repair in workspace (a
  * stale debt, which callus_views_repair() pays): 1 or 0 (1 also when it
  * cannot tell).  One opendir(3) when there is none. */

@@ -111,7 +111,12 @@ test_expect_success 'AGENTS.md linked to a file outside: the lesson is stored, t
 	"$CALLUS" run -- gcc -c main.c &&
 	"$CALLUS" resolutions --json >res.json &&
 	jq -e "length >= 1" res.json &&
-	! grep -q "AI.md" res.json
+	! grep -q "AI.md" res.json &&
+	# a killed writer'"'"'s temporary file there is callus'"'"'s to remove
+	: >docs/.AI.md.callus-999999-1-0.tmp &&
+	{ "$CALLUS" doctor --fix >out 2>&1 || :; } &&
+	grep -q "temporary file.* left by crashed runs: removed" out &&
+	test ! -e docs/.AI.md.callus-999999-1-0.tmp
 '
 
 test_expect_success '.lessons and .callus linked out of the workspace: nothing written there' '
