@@ -1129,16 +1129,10 @@ static int metrics_spooled(const cli_workspace *ws)
 }
 
 /* The size past which the workspace's log is rotated ([retention]
- * log_kb); the default when it cannot be said. */
+ * log_kb), from the configuration doctor read. */
 static size_t log_limit(const struct doctor *d)
 {
-	callus_buf dir = CALLUS_BUF_INIT;
-	size_t limit = (size_t)CALLUS_LOG_DEFAULT_KB * 1024;
-
-	if (callus_buf_printf(&dir, "%s/.callus", d->ws->root) == 0)
-		limit = callus_log_limit(dir.ptr);
-	callus_buf_release(&dir);
-	return limit;
+	return callus_log_limit_config(d->ws->config, NULL);
 }
 
 /*

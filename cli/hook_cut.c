@@ -82,7 +82,7 @@ int cli_cut_trace_prepare(cli_cut_trace *t, const cli_workspace *ws)
 	    render_metric(t->metric, sizeof(t->metric)) < 0 ||
 	    (t->dir = open(dir.ptr, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		goto out;
-	t->log_max = 2 * (off_t)callus_log_limit(dir.ptr);
+	t->log_max = 2 * (off_t)callus_log_limit_config(ws->config, NULL);
 	rc = 0;
 out:
 	if (rc < 0)

@@ -24,7 +24,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -238,8 +237,8 @@ static const struct {
 	{ "learn", "prune_hours", offsetof(callus_gc_policy, prune_hours) },
 };
 
-/* [retention] log_kb is read by the log itself, where it writes
- * (callus_log_limit); checked here with the policy's keys */
+/* [retention] log_kb is the log's (callus_log_limit_config), checked here
+ * with the policy's keys */
 #define LOG_KB_KEY "log_kb"
 
 /* Each key of [retention] that is none of gc_keys' said to unread: a typo
@@ -294,11 +293,8 @@ void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p, cli_unread_fn u
 	}
 	if (unread && ws->config) {
 		callus_error err = CALLUS_ERROR_INIT;
-		long kb;
 
-		if (callus_config_get_long(&kb, ws->config, "retention", LOG_KB_KEY,
-					   CALLUS_LOG_DEFAULT_KB, CALLUS_LOG_MIN_KB,
-					   CALLUS_LOG_MAX_KB, &err) < 0)
+		if (callus_log_limit_config(ws->config, &err) && err.code)
 			unread(callus_error_message(&err), arg);
 		callus_error_release(&err);
 		unknown_keys(ws->config, unread, arg);

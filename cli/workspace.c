@@ -128,15 +128,8 @@ void cli_workspace_release(cli_workspace *ws)
 
 size_t cli_log_limit(const cli_workspace *ws)
 {
-	long kb;
-
 	/* what the log would read again: the same file, already parsed */
-	if (!ws || !ws->config)
-		return 0;
-	if (callus_config_get_long(&kb, ws->config, "retention", "log_kb", CALLUS_LOG_DEFAULT_KB,
-				   CALLUS_LOG_MIN_KB, CALLUS_LOG_MAX_KB, NULL) < 0)
-		kb = CALLUS_LOG_DEFAULT_KB;
-	return (size_t)kb * 1024;
+	return ws && ws->config ? callus_log_limit_config(ws->config, NULL) : 0;
 }
 
 void cli_log_event(const cli_workspace *ws, const char *level, const char *event,

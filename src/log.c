@@ -20,23 +20,33 @@
  * read only past it. */
 #define ALWAYS_KEPT ((off_t)CALLUS_LOG_MIN_KB * 1024)
 
+size_t callus_log_limit_config(const callus_config *c, callus_error *err)
+{
+	long kb = CALLUS_LOG_DEFAULT_KB;
+
+	if (c && callus_config_get_long(&kb, c, "retention", "log_kb", CALLUS_LOG_DEFAULT_KB,
+					CALLUS_LOG_MIN_KB, CALLUS_LOG_MAX_KB, err) < 0)
+		kb = CALLUS_LOG_DEFAULT_KB;
+	return (size_t)kb * 1024;
+}
+
 size_t callus_log_limit(const char *callus_dir)
 {
 	callus_buf path = CALLUS_BUF_INIT, text = CALLUS_BUF_INIT;
 	callus_config *c = NULL;
-	long kb = CALLUS_LOG_DEFAULT_KB;
+	size_t limit;
 
 	/* a file or a value that cannot be read keeps the default: the CLI
 	 * says why (cli_gc_policy), the log must go on either way */
-	if (callus_buf_printf(&path, "%s/config", callus_dir) == 0 &&
-	    callus_fs_read_file(&text, path.ptr, CALLUS_CONFIG_MAX_BYTES, NULL) == 0 &&
-	    callus_config_parse(&c, text.ptr, text.len, NULL, NULL) == 0)
-		(void)callus_config_get_long(&kb, c, "retention", "log_kb", CALLUS_LOG_DEFAULT_KB,
-					     CALLUS_LOG_MIN_KB, CALLUS_LOG_MAX_KB, NULL);
+	if (callus_buf_printf(&path, "%s/config", callus_dir) < 0 ||
+	    callus_fs_read_file(&text, path.ptr, CALLUS_CONFIG_MAX_BYTES, NULL) < 0 ||
+	    callus_config_parse(&c, text.ptr, text.len, NULL, NULL) < 0)
+		c = NULL;
+	limit = callus_log_limit_config(c, NULL);
 	callus_config_free(c);
 	callus_buf_release(&path);
 	callus_buf_release(&text);
-	return (size_t)kb * 1024;
+	return limit;
 }
 
 /* The file at path, when larger than what a rotation leaves (twice

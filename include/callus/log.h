@@ -27,6 +27,12 @@
  */
 size_t callus_log_limit(const char *callus_dir);
 
+/* The same of a configuration already read (c may be NULL: the
+ * default's); a value out of range or no number gives the default and,
+ * with err, says why. */
+struct callus_config;
+size_t callus_log_limit_config(const struct callus_config *c, callus_error *err);
+
 /*
  * Append {"at","level","event","message"} plus the extra key/value pairs
  * (NULL-terminated list of const char *, may be NULL) to callus_dir's log.
