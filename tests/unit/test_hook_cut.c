@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "../../cli/hook_cut.h"
+#include "callus/config.h"
 #include "callus/log.h"
 #include "callus/metrics.h"
 #include "tmpdir_helpers.h"
@@ -54,6 +55,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	test_tmpdir_remove(f->dir);
+	callus_config_free(f->ws.config);
 	free(f);
 	return 0;
 }
@@ -185,6 +187,8 @@ static void a_full_log_takes_no_more_traces(void **state)
 	assert_non_null(fp = fopen(path, "w"));
 	fprintf(fp, "[retention]\nlog_kb = %d\n", CALLUS_LOG_MIN_KB);
 	fclose(fp);
+	/* as a hook's setup reads it */
+	assert_int_equal(callus_config_load(&f->ws.config, f->dir, NULL), 0);
 	snprintf(path, sizeof(path), "%s/log.jsonl", f->callus);
 	assert_non_null(fp = fopen(path, "w"));
 	for (long i = 0; i < 2 * CALLUS_LOG_MIN_KB * 1024 / 64 + 1; i++)
