@@ -419,16 +419,16 @@ static void check_views(struct doctor *d, callus_store *store)
 		report(d, NOTE, "views", "%zu recording%s did not finish writing %s files%s",
 		       r.debts, r.debts == 1 ? "" : "s", r.debts == 1 ? "its" : "their",
 		       fix ? ": repaired" : " (the next recording repairs them)");
-	if (r.lessons_elsewhere && r.agents_elsewhere)
-		; /* nothing of the views is callus's to check */
-	else if (!r.missing && !r.stale && !r.orphans && !r.block_stale && !r.temp_files &&
-		 !r.debts && r.lessons_elsewhere)
+	/* in order, what of the views is callus's (a link leading out is not) */
+	if (r.missing || r.stale || r.orphans || r.block_stale || r.temp_files || r.debts ||
+	    (r.lessons_elsewhere && r.agents_elsewhere))
+		return;
+	if (r.lessons_elsewhere)
 		report(d, OK, "views", "the block of %s matches the store", file);
-	else if (!r.missing && !r.stale && !r.orphans && !r.block_stale && !r.temp_files &&
-		 !r.debts && r.agents_elsewhere)
+	else if (r.agents_elsewhere)
 		report(d, OK, "views", "%zu lesson file%s the store", r.lessons,
 		       r.lessons == 1 ? " matches" : "s match");
-	else if (!r.missing && !r.stale && !r.orphans && !r.block_stale && !r.temp_files && !r.debts)
+	else
 		report(d, OK, "views", "%zu lesson file%s and the block of %s match the store",
 		       r.lessons, r.lessons == 1 ? "" : "s", file);
 }
