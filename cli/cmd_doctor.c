@@ -558,13 +558,16 @@ static void check_vector_file(struct doctor *d, callus_store *store, callus_matc
 			callus_buf_printf(&what, "; %zu of the sketches and postings' blocks beside it "
 					  "%s damaged (not what its records make)",
 					  f.derived, are);
+		if (f.reindex_cut)
+			callus_buf_printf(&what, "; a 'callus reindex' was cut before its commit, "
+					  "after writing it");
 	}
 	if (rc < 0) {
 		report(d, PROBLEM, "vectors", "cannot %s %s: %s", fix ? "write" : "check",
 		       rel.ptr ? rel.ptr : "", callus_error_message(&err));
 		goto out;
 	}
-	if (f.missing || f.damaged || f.derived || (f.behind && fix))
+	if (f.missing || f.damaged || f.derived || f.reindex_cut || (f.behind && fix))
 		report(d, fix ? NOTE : PROBLEM, "vectors",
 		       fix ? "%s %s: written again from the store"
 			   : "%s %s: searches miss similar errors until it is written again "

@@ -549,6 +549,10 @@ static void open_searched(callus_store *s, const char *path, int own, callus_vec
 	sqlite3 *db = callus_store_db(s);
 	int64_t stored;
 
+	/* a cut reindex's file first: a reader of its own store that may
+	 * write (a reader in a read transaction cannot take the lock) */
+	if (own)
+		(void)callus_match_reindex_mend(s, path, 0);
 	if (callus_vecindex_open(vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL,
 				 NULL) < 0)
 		*vi = NULL;

@@ -21,7 +21,9 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int callus_match_vector_name(char out[CALLUS_MATCH_VECTOR_NAME_MAX + 1], const char *model)
@@ -513,6 +515,7 @@ static int any_unindexed(callus_store *s, int *any)
  */
 static void open_whole(callus_store *s, callus_vecindex **vi, const char *path)
 {
+	(void)callus_match_reindex_mend(s, path, 0);
 	if (callus_vecindex_open(vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL) < 0)
 		*vi = NULL;
 	if (callus_match_file_sync(s, path, callus_vecindex_count(*vi), callus_match_builtin_count(s),
@@ -521,6 +524,96 @@ static void open_whole(callus_store *s, callus_vecindex **vi, const char *path)
 	callus_vecindex_close(*vi);
 	if (callus_vecindex_open(vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL) < 0)
 		*vi = NULL;
+}
+
+/*
+ * A reindex renames its new file in before it commits, so that no append
+ * lands between its rewrite and the rename.  Cut between the two (killed,
+ * its commit refused), it leaves a file of the vectors the store rolled
+ * back, as many as the store's: no count tells it.  So the file is marked
+ * before the rename, and the mark taken off after the commit.  Beside the
+ * file: the store may not be (CALLUS_DB).
+ */
+#define REINDEX_MARK ".reindex"
+
+static int mark_path(callus_buf *out, const char *path)
+{
+	callus_buf_clear(out);
+	return callus_buf_printf(out, "%s" REINDEX_MARK, path);
+}
+
+/* Whether path's mark is there (a reindex under way, or cut). */
+static int marked(const char *path)
+{
+	callus_buf mark = CALLUS_BUF_INIT;
+	struct stat st;
+	int there = mark_path(&mark, path) == 0 && lstat(mark.ptr, &st) == 0;
+
+	callus_buf_release(&mark);
+	return there;
+}
+
+static int mark_make(const char *path, callus_error *err)
+{
+	callus_buf mark = CALLUS_BUF_INIT;
+	int fd = -1, rc = 0;
+
+	if (mark_path(&mark, path) < 0) {
+		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+		goto out;
+	}
+	fd = open(mark.ptr, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", mark.ptr,
+				      strerror(errno));
+out:
+	if (fd >= 0)
+		close(fd);
+	callus_buf_release(&mark);
+	return rc;
+}
+
+static void mark_take_off(const char *path)
+{
+	callus_buf mark = CALLUS_BUF_INIT;
+
+	if (mark_path(&mark, path) == 0)
+		(void)unlink(mark.ptr);
+	callus_buf_release(&mark);
+}
+
+int callus_match_reindex_mend(callus_store *s, const char *path, int wait_ms)
+{
+	sqlite3 *db = callus_store_db(s);
+	callus_match_vfile f = { path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, 0,
+				 CALLUS_MATCH_BUILTIN_VECTORS };
+	int begun = 0, rc = 0;
+	int64_t stored;
+
+	/* one lstat: what every recording pays */
+	if (!marked(path))
+		return 0;
+	if (sqlite3_get_autocommit(db)) {
+		/* the reindex holds the lock until its commit: not waited for */
+		if (callus_store_begin_within(s, wait_ms, NULL) < 0)
+			return 0;
+		begun = 1;
+	} else if (sqlite3_txn_state(db, "main") != SQLITE_TXN_WRITE) {
+		return 0;
+	}
+	/* under the write lock: no reindex is under way, this one was cut */
+	if ((stored = callus_match_builtin_count(s)) < 0)
+		goto out;
+	/* one record more than the store's and none allowed ahead: written
+	 * again whatever the counts say */
+	if (callus_match_vfile_sync(s, &f, (size_t)stored + 1, stored, 0, NULL) < 0)
+		goto out;
+	mark_take_off(path);
+	rc = 1;
+out:
+	if (begun)
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
 }
 
 /* The pages a reindex keeps (64 MB): a store of 100,000 recordings holds
@@ -662,10 +755,28 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 	if (sq != SQLITE_OK)
 		goto fail;
 	if (all) {
-		/* every stored vector, with the ones kept from before */
-		if ((rc = callus_vecindex_rewrite(path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
-						pv.ids, pv.vecs, pv.n, err)) < 0)
+		callus_buf noted = CALLUS_BUF_INIT;
+
+		/* the noted signatures' file holds the old vectors: removed
+		 * under the write lock, made again from the store by the next
+		 * search of it, which takes the lock, so sees what this
+		 * transaction leaves (its commit, or its rollback) */
+		rc = callus_match_noted_vector_path(&noted, s) < 0
+			     ? callus_error_set(err, CALLUS_ENOMEM, "out of memory")
+		     : callus_vecindex_remove(noted.ptr) < 0
+			     ? callus_error_set(err, CALLUS_EIO, "cannot remove '%s': %s", noted.ptr,
+						strerror(errno))
+			     : 0;
+		callus_buf_release(&noted);
+		if (rc < 0 || (rc = mark_make(path.ptr, err)) < 0)
 			goto rollback;
+		/* every stored vector, with the ones kept from before; not
+		 * renamed in, the file stands as it was */
+		if ((rc = callus_vecindex_rewrite(path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
+						pv.ids, pv.vecs, pv.n, err)) < 0) {
+			mark_take_off(path.ptr);
+			goto rollback;
+		}
 	} else if (pv.n) {
 		/* not appended (a file this user cannot write, a full disk):
 		 * the vectors are stored all the same, and the file, behind
@@ -677,10 +788,10 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 	if (added)
 		*added = pv.n;
 	rc = callus_store_exec(s, "COMMIT", err);
-	/* the noted signatures' file holds the old vectors: made again from
-	 * the store at its next search, which sees this commit */
-	if (rc == 0 && all && callus_match_noted_vector_path(&path, s) == 0)
-		(void)callus_vecindex_remove(path.ptr);
+	/* a commit refused leaves the mark: the next writer to search
+	 * writes the file again from the store */
+	if (rc == 0 && all)
+		mark_take_off(path.ptr);
 	goto out_nodb;
 fail:
 	rc = callus_store_db_error(s, err, sq, "cannot index the signatures of");
@@ -1042,6 +1153,13 @@ int callus_match_file_check(callus_store *s, const char *workspace, callus_match
 	int rc = 0, stale = 0, snap = 0, mend;
 
 	memset(out, 0, sizeof(*out));
+	/* a mark with no reindex holding the lock: cut (one under way holds
+	 * it until its commit) */
+	if (kind == CALLUS_MATCH_FILE_BUILTIN && callus_match_builtin_vector_path(&path, workspace) == 0 &&
+	    marked(path.ptr) && callus_store_begin_within(s, 0, NULL) == 0) {
+		sqlite3_exec(callus_store_db(s), "ROLLBACK", NULL, NULL, NULL);
+		out->reindex_cut = 1;
+	}
 	/* The store's snapshot first, the file after: a writer appends to
 	 * the file before it commits, so the file holds every vector of the
 	 * snapshot (what it holds past it is ahead, and harmless).  Read the
@@ -1104,11 +1222,16 @@ out:
 	/* what writing the file again mends (a noted file behind: only when
 	 * asked, its next reader does it otherwise); unreadable vectors it
 	 * cannot */
-	mend = out->missing || out->damaged || out->derived || (fix && out->behind);
+	mend = out->missing || out->damaged || out->derived || out->reindex_cut ||
+	       (fix && out->behind);
+	/* a cut reindex's mark is taken off under the lock, with the file
+	 * written again */
+	if (rc == 0 && fix && out->reindex_cut && callus_match_reindex_mend(s, f.path, 1000) == 0)
+		rc = callus_error_set(err, CALLUS_EBUSY, "cannot take the store's write lock");
 	/* one record more than the store's and none allowed ahead: written
 	 * again whatever the counts say (an empty store's too), from the
 	 * store as it is now */
-	if (rc == 0 && mend && fix)
+	else if (rc == 0 && mend && fix)
 		rc = callus_match_vfile_sync(s, &f, (size_t)out->stored + 1, out->stored, 0, err);
 	if (rc >= 0 && (mend || out->unreadable))
 		rc = 1;

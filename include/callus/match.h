@@ -311,6 +311,11 @@ typedef struct callus_match_file_state {
 			    * hold (another dimension than the model's
 			    * newest vector, a damaged blob): callus
 			    * reindex makes them again */
+	int reindex_cut;   /* the built-in file's: a callus reindex was cut
+			    * after renaming it in and before its commit,
+			    * so its records may be vectors the store
+			    * rolled back (the next recording, or a
+			    * search that may write, writes it again) */
 	int behind;        /* the noted file holds fewer records than the
 			    * store counts, or another model's: its next
 			    * reader writes it again first, so nothing else

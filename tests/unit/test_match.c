@@ -2824,6 +2824,94 @@ static void every_vector_file_checked(void **state)
 	callus_signature_release(&a);
 }
 
+static int refuse_commit(void *arg)
+{
+	(*(int *)arg)++;
+	return 1;
+}
+
+/* A reindex whose commit is refused, after it renamed its file in. */
+static void reindex_refused(fixture *f)
+{
+	int refused = 0;
+
+	sqlite3_commit_hook(callus_store_db(f->s), refuse_commit, &refused);
+	assert_true(callus_match_reindex(f->s, f->dir, NULL, NULL) < 0);
+	sqlite3_commit_hook(callus_store_db(f->s), NULL, NULL);
+	assert_int_equal(refused, 1);
+}
+
+static int mark_there(fixture *f)
+{
+	char *vec = vectors_path(f), mark[256];
+	struct stat st;
+
+	snprintf(mark, sizeof(mark), "%s.reindex", vec);
+	free(vec);
+	return lstat(mark, &st) == 0;
+}
+
+/*
+ * A reindex renames its file in before its commit: cut between the two,
+ * the file holds vectors the store rolled back, as many as the store's.
+ * Its mark says so: the next search that may write (and doctor --fix)
+ * writes the file again from the store.  One signature's stored vector is
+ * another's here, so that the reindex's differs from it.
+ */
+static void a_cut_reindex_is_written_again(void **state)
+{
+	fixture *f = *state;
+	static const char *const msgs[] = {
+		"Cannot read properties of undefined (reading 'map')",
+		"expect(received).toEqual(expected) deep equality",
+		"Type 'string' is not assignable to type 'number'.",
+	};
+	callus_signature g[3];
+	callus_match_file_state st;
+	callus_match_opts o = { .workspace = f->dir };
+	callus_match *m = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < 3; i++) {
+		make_sig(&g[i], "jest", NULL, msgs[i], NULL);
+		store_sig(f, &g[i]);
+	}
+	exec_sql(f, "UPDATE signature_vectors SET vector = (SELECT vector FROM signature_vectors"
+		    " WHERE sig = (SELECT max(sig) FROM signature_vectors))"
+		    " WHERE sig = (SELECT min(sig) FROM signature_vectors)");
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 1, &st), 1);
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 0, &st), 0);
+
+	/* cut: the file is the reindex's, the store as before */
+	reindex_refused(f);
+	assert_true(mark_there(f));
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 0, &st), 1);
+	assert_int_equal(st.reindex_cut, 1);
+	assert_int_equal(st.have, 3);
+	assert_true(st.damaged >= 1);
+	/* a search of the store's own file (callus suggest) mends it */
+	assert_int_equal(callus_match_find(f->s, &o, &g[1], &m, &n, NULL), 0);
+	callus_matches_free(m, n);
+	assert_false(mark_there(f));
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 0, &st), 0);
+	assert_int_equal(st.reindex_cut, 0);
+	assert_int_equal(st.damaged, 0);
+
+	/* cut again: doctor --fix mends it, and takes the mark off */
+	reindex_refused(f);
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 1, &st), 1);
+	assert_int_equal(st.reindex_cut, 1);
+	assert_false(mark_there(f));
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 0, &st), 0);
+
+	/* a reindex that commits leaves no mark, and a file in step */
+	assert_int_equal(callus_match_reindex(f->s, f->dir, NULL, NULL), 0);
+	assert_false(mark_there(f));
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 0, &st), 0);
+	for (size_t i = 0; i < 3; i++)
+		callus_signature_release(&g[i]);
+}
+
 /* How many models' count of their aliases' vectors is not what the rows
  * say (the join the triggers keep it for), after each step. */
 static int64_t aliased_drift(fixture *f)
@@ -3230,6 +3318,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_memo_of_frequencies_finds_exactly_alike, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(every_vector_file_checked, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_cut_reindex_is_written_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_recording_while_doctor_reads, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_window_of_the_newest_and_every_noted, setup,
 						teardown),
