@@ -33,6 +33,7 @@
 #include "callus/store.h"
 #include "callus/store_redact.h"
 #include "callus/team.h"
+#include "callus/vecindex.h"
 #include "callus/views.h"
 
 #include <dirent.h>
@@ -99,9 +100,8 @@ const cli_spec cmd_doctor_spec = {
 	"drainer uses);\n"
 	"and what .callus/log.jsonl and .callus/metrics.pending hold, and whether they\n"
 	"are callus's to write (a link, a FIFO, or a second name, which callus does\n"
-	"not write through, leaves the log or the metrics unwritten). Writes nothing\n"
-	"(but a vector file's missing sketch or postings, which any reader of it\n"
-	"makes), except with --fix: then those files are rewritten from the store, the\n"
+	"not write through, leaves the log or the metrics unwritten). Writes nothing,\n"
+	"except with --fix: then those files are rewritten from the store, the\n"
 	"temporary files removed, the totals counted again, a drainer started for\n"
 	"the queued runs, and a log or spool with a second name given a copy of its\n"
 	"own.\n"
@@ -576,6 +576,10 @@ static void check_vector_file(struct doctor *d, callus_store *store, callus_matc
 	else if (f.behind)
 		report(d, NOTE, "vectors", "%s holds fewer records than the store's %lld vectors%s: "
 		       "its next reader writes it again first", rel.ptr, (long long)f.stored, whose);
+	if (f.derived_absent)
+		report(d, NOTE, "vectors", "%s: the sketches and postings beside it are missing (a "
+		       "copied store, a file removed): searches read each record whole until its "
+		       "next reader makes them ('callus doctor --fix' does it now)", rel.ptr);
 	if (f.unreadable)
 		report(d, PROBLEM, "vectors", "%s: %zu of the store's vectors for it cannot be in "
 		       "it (of another dimension than the model's newest, or damaged): 'callus "
@@ -634,6 +638,24 @@ static int dropped_model(void *arg, const char *model, int64_t n)
  * its count. */
 static void check_vectors(struct doctor *d, callus_store *store)
 {
+	callus_buf dir = CALLUS_BUF_INIT;
+
+	/* a rewrite cut before its rename (the hook's deadline), as large as
+	 * the file: an hour old, nothing writes it any more */
+	if (callus_buf_printf(&dir, "%s/.callus", d->ws->root) == 0) {
+		size_t temps = callus_vecindex_remove_stale_temps(
+			dir.ptr, CALLUS_VECINDEX_TEMP_STALE_S, !fix);
+
+		if (temps)
+			report(d, NOTE, "vectors",
+			       "%zu temporary file%s of a vector file's rewrite that was cut, an "
+			       "hour old or more%s",
+			       temps, temps == 1 ? "" : "s",
+			       fix ? ": removed"
+				   : temps == 1 ? " ('callus gc' or 'callus doctor --fix' removes it)"
+						: " ('callus gc' or 'callus doctor --fix' removes them)");
+	}
+	callus_buf_release(&dir);
 	check_vector_file(d, store, CALLUS_MATCH_FILE_BUILTIN, NULL);
 	check_vector_file(d, store, CALLUS_MATCH_FILE_NOTED, NULL);
 	if (d->ws->embed_model)

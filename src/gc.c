@@ -733,9 +733,6 @@ static int rewrite_vectors(callus_store *s, const char *workspace, const callus_
 	return rc < 0 ? rc : 0;
 }
 
-/* A rewrite cut before its rename is done with after an hour. */
-#define TEMP_STALE_S 3600
-
 /* The vector files' rewrites a process cut left in .callus (vecindex.h). */
 static void sweep_temp_files(const char *workspace, int dry_run, callus_gc_result *res)
 {
@@ -743,7 +740,8 @@ static void sweep_temp_files(const char *workspace, int dry_run, callus_gc_resul
 
 	if (callus_buf_printf(&dir, "%s/.callus", workspace) == 0)
 		res->temp_files +=
-			callus_vecindex_remove_stale_temps(dir.ptr, TEMP_STALE_S, dry_run);
+			callus_vecindex_remove_stale_temps(dir.ptr, CALLUS_VECINDEX_TEMP_STALE_S,
+							   dry_run);
 	callus_buf_release(&dir);
 }
 

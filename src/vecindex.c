@@ -712,8 +712,9 @@ static size_t whole_records(int fd, const struct stat *st, const char *model, si
 	return ((size_t)st->st_size - VI_HEADER_SIZE) / vi_record_size(dim);
 }
 
-int callus_vecindex_open(callus_vecindex **out, const char *path, const char *model, size_t dim,
-		       int *stale, callus_error *err)
+/* callus_vecindex_open, its missing derived files made when repair. */
+static int open_file(callus_vecindex **out, const char *path, const char *model, size_t dim,
+		     int *stale, int repair, callus_error *err)
 {
 	callus_vecindex *vi = NULL;
 	struct stat st;
@@ -774,7 +775,7 @@ int callus_vecindex_open(callus_vecindex **out, const char *path, const char *mo
 		vi->ino = (uint64_t)st.st_ino;
 		vi_sketch_open(&vi->sk, path, &st, fd, count, dim);
 		vi_postings_open(&vi->po, path, &st, fd, vi->sk.count, dim);
-		if (derived_missing(vi))
+		if (repair && derived_missing(vi))
 			derived_repair(vi, path, fd, &st);
 	}
 done:
@@ -785,6 +786,23 @@ out:
 		close(fd); /* the mapping outlives the descriptor */
 	callus_vecindex_close(vi);
 	return rc;
+}
+
+int callus_vecindex_open(callus_vecindex **out, const char *path, const char *model, size_t dim,
+		       int *stale, callus_error *err)
+{
+	return open_file(out, path, model, dim, stale, 1, err);
+}
+
+int callus_vecindex_open_as_is(callus_vecindex **out, const char *path, const char *model,
+			       size_t dim, int *stale, callus_error *err)
+{
+	return open_file(out, path, model, dim, stale, 0, err);
+}
+
+int callus_vecindex_derived_absent(const callus_vecindex *vi)
+{
+	return vi && vi->map && derived_missing(vi);
 }
 
 void callus_vecindex_close(callus_vecindex *vi)

@@ -48,6 +48,17 @@ int callus_vecindex_open(callus_vecindex **out, const char *path, const char *mo
 		       int *stale, callus_error *err);
 void callus_vecindex_close(callus_vecindex *vi); /* accepts NULL */
 
+/* The same, writing nothing: a file's sketch and postings, when enough of
+ * them are missing (a copied store, a file removed), are not made, and a
+ * search of it reads every record whole.  What callus doctor opens without
+ * --fix. */
+int callus_vecindex_open_as_is(callus_vecindex **out, const char *path, const char *model,
+			       size_t dim, int *stale, callus_error *err);
+
+/* Whether enough of vi's sketch and postings are missing that
+ * callus_vecindex_open would make them (0 for a NULL or empty vi). */
+int callus_vecindex_derived_absent(const callus_vecindex *vi);
+
 /* Records in the index (duplicates included). */
 size_t callus_vecindex_count(const callus_vecindex *vi);
 
@@ -124,6 +135,10 @@ int callus_vecindex_remove(const char *path);
  * (with dry_run, how many would go, none removed).
  */
 size_t callus_vecindex_remove_stale_temps(const char *dir, long stale_s, int dry_run);
+
+/* The age past which callus gc and callus doctor --fix take such a file
+ * for a cut rewrite's: an hour. */
+#define CALLUS_VECINDEX_TEMP_STALE_S 3600
 
 /*
  * A vector packed dense: the float scale then dim int8 components,

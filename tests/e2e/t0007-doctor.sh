@@ -476,6 +476,39 @@ with open(f, \"r+b\") as h:
 	grep -q "^ok       vectors    .*holds the store.s 1 vectors, each as the store has it" out
 '
 
+test_expect_success 'a cut rewrite'"'"'s temporary file an hour old: a note, removed by --fix; a younger one stays' '
+	cd vectors && v=.callus/vectors-callus-builtin-1.bin &&
+	head -c 4096 /dev/zero >$v.tmp.AbC123 && touch -d "2 hours ago" $v.tmp.AbC123 &&
+	head -c 4096 /dev/zero >$v.tmp.XyZ789 &&
+	"$CALLUS" doctor >out &&
+	grep -q "^note     vectors    1 temporary file of a vector file.s rewrite that was cut, an hour old or more (.callus gc. or .callus doctor --fix. removes it)" out &&
+	tail -n 1 out | grep -q "^no problem found$" &&
+	test -e $v.tmp.AbC123 &&
+	"$CALLUS" doctor --fix >out &&
+	grep -q "^note     vectors    1 temporary file .*: removed" out &&
+	! test -e $v.tmp.AbC123 && test -e $v.tmp.XyZ789 &&
+	rm $v.tmp.XyZ789
+'
+
+test_expect_success 'a reindex cut before its commit: doctor says so, the next search writes the file again' '
+	cd vectors && v=.callus/vectors-callus-builtin-1.bin &&
+	# what a reindex cut after its rename leaves: its mark, and records
+	# the store does not have (one changed here)
+	: >$v.reindex && flip "$v" $((80 + 12 + 7)) &&
+	test_expect_code 1 "$CALLUS" doctor >out &&
+	problem vectors "records are damaged (not the store.s vector of their signature).*; a .callus reindex. was cut before its commit, after writing it" &&
+	test -e $v.reindex &&
+	make -s check 2>&1 | "$CALLUS" suggest --command "make -s check" --exit-code 2 >/dev/null &&
+	! test -e $v.reindex &&
+	"$CALLUS" doctor >out && tail -n 1 out | grep -q "^no problem found$" &&
+	grep -q "^ok       vectors    .callus/vectors-callus-builtin-1.bin holds the store.s 1 vectors, each as the store has it" out &&
+	: >$v.reindex && flip "$v" $((80 + 12 + 7)) &&
+	"$CALLUS" doctor --fix >out &&
+	grep -q "^note     vectors    .*reindex. was cut before its commit, after writing it: written again from the store" out &&
+	! test -e $v.reindex &&
+	"$CALLUS" doctor >out && tail -n 1 out | grep -q "^no problem found$"
+'
+
 test_skip_unless_tool gcc git python3
 test_expect_success 'the noted signatures'"'"' vector file damaged: found record by record, written again by --fix' '
 	mkdir noted && cd noted && git init -q &&

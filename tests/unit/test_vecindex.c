@@ -1464,6 +1464,47 @@ static off_t file_size(const char *path)
 	return stat(path, &st) == 0 ? st.st_size : -1;
 }
 
+/* A reader makes a file's missing sketch and postings; one opened as it
+ * is (callus doctor without --fix) writes nothing and says they are
+ * missing, and finds what the others find. */
+static void an_open_as_is_writes_nothing(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 400 };
+	static float vecs[N * DIM];
+	int64_t ids[N];
+	callus_buf sk = CALLUS_BUF_INIT, po = CALLUS_BUF_INIT;
+	callus_vecindex *vi = NULL;
+
+	assert_int_equal(callus_buf_printf(&sk, "%s.sketch", f->path.ptr), 0);
+	assert_int_equal(callus_buf_printf(&po, "%s.post", f->path.ptr), 0);
+	clustered(vecs, ids, N);
+	assert_int_equal(callus_vecindex_append(f->path.ptr, MODEL, DIM, ids, vecs, N, NULL), 0);
+	assert_true(file_size(sk.ptr) > 0);
+	assert_int_equal(unlink(sk.ptr), 0);
+	(void)unlink(po.ptr);
+
+	assert_int_equal(callus_vecindex_open_as_is(&vi, f->path.ptr, MODEL, DIM, NULL, NULL), 0);
+	assert_int_equal(callus_vecindex_count(vi), N);
+	assert_true(callus_vecindex_derived_absent(vi));
+	callus_vecindex_close(vi);
+	assert_int_equal(file_size(sk.ptr), -1);
+	assert_int_equal(file_size(po.ptr), -1);
+	/* what reading every record finds, with the sketches made after */
+	assert_same_as_unsketched(f->path.ptr, vecs, N);
+
+	assert_int_equal(callus_vecindex_open(&vi, f->path.ptr, MODEL, DIM, NULL, NULL), 0);
+	assert_false(callus_vecindex_derived_absent(vi));
+	callus_vecindex_close(vi);
+	assert_int_equal(file_size(sk.ptr), SKETCH_HEADER + N * sizeof(vi_sketch_rec));
+	assert_int_equal(callus_vecindex_open_as_is(&vi, f->path.ptr, MODEL, DIM, NULL, NULL), 0);
+	assert_false(callus_vecindex_derived_absent(vi));
+	callus_vecindex_close(vi);
+	assert_false(callus_vecindex_derived_absent(NULL));
+	callus_buf_release(&sk);
+	callus_buf_release(&po);
+}
+
 /* A sketch file is kept beside the vector file by every writer, and a
  * search that uses it finds exactly what reading every record finds. */
 static void sketch_skips_exactly(void **state)
@@ -2355,6 +2396,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(duplicates_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_failed_append_keeps_whole_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_open_as_is_writes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(partial_record_ignored_then_repaired, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(stale_then_rewritten, setup, teardown),
