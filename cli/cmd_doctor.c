@@ -567,7 +567,7 @@ static void check_vector_file(struct doctor *d, callus_store *store, callus_matc
 		       rel.ptr ? rel.ptr : "", callus_error_message(&err));
 		goto out;
 	}
-	if (f.missing || f.damaged || f.derived || f.reindex_cut || (f.behind && fix))
+	if (f.missing || f.damaged || f.derived || (f.behind && fix))
 		report(d, fix ? NOTE : PROBLEM, "vectors",
 		       fix ? "%s %s: written again from the store"
 			   : "%s %s: searches miss similar errors until it is written again "
@@ -576,6 +576,15 @@ static void check_vector_file(struct doctor *d, callus_store *store, callus_matc
 	else if (f.behind)
 		report(d, NOTE, "vectors", "%s holds fewer records than the store's %lld vectors%s: "
 		       "its next reader writes it again first", rel.ptr, (long long)f.stored, whose);
+	/* its records the store's: killed after its commit, or a reindex
+	 * that gave every vector as it was */
+	else if (f.reindex_cut)
+		report(d, NOTE, "vectors",
+		       fix ? "%s held the store's vectors and a mark a 'callus reindex' left: written "
+			     "again from the store, the mark taken off"
+			   : "%s holds the store's vectors and a mark a 'callus reindex' left (killed "
+			     "after its commit): the next search writes it again and takes the mark off",
+		       rel.ptr);
 	if (f.derived_absent)
 		report(d, NOTE, "vectors", "%s: the sketches and postings beside it are missing (a "
 		       "copied store, a file removed): searches read each record whole until its "

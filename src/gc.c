@@ -722,6 +722,8 @@ static int rewrite_vectors(callus_store *s, const char *workspace, const callus_
 		return 0; /* nothing to compare with: the next gc */
 	if (callus_match_builtin_vector_path(&path, workspace) < 0)
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	/* a cut reindex's file is written again whatever its count */
+	(void)callus_match_reindex_mend(s, path.ptr, 0, NULL);
 	callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL);
 	infile = callus_vecindex_count(vi);
 	callus_vecindex_close(vi);

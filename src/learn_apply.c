@@ -273,7 +273,7 @@ int callus_learn_suggest(learn_run *r, int64_t check_id)
 	 * thousand of them mapped and unmapped it a thousand times (13 % of
 	 * recording them again, bench/manyerrors.sh) */
 	if (r->nerrs > 1) {
-		callus_match_index_open(&index, r->o->workspace);
+		callus_match_index_open(r->s, &index, r->o->workspace);
 		mo.index = index;
 		if (mo.noted) {
 			callus_match_noted_open(&noted_index, mo.noted);

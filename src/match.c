@@ -515,12 +515,13 @@ static int stored_vector(callus_store *s, const char *id, float v[CALLUS_EMBED_D
 	return found;
 }
 
-void callus_match_index_open(callus_vecindex **out, const char *workspace)
+void callus_match_index_open(callus_store *s, callus_vecindex **out, const char *workspace)
 {
 	callus_buf path = CALLUS_BUF_INIT;
 
 	*out = NULL;
-	if (callus_match_builtin_vector_path(&path, workspace) == 0)
+	if (callus_match_builtin_vector_path(&path, workspace) == 0 &&
+	    callus_match_reindex_mend(s, path.ptr, 0, NULL) >= 0)
 		(void)callus_vecindex_open(out, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
 					 NULL, NULL);
 	callus_buf_release(&path);
@@ -552,7 +553,7 @@ static void open_searched(callus_store *s, const char *path, int own, callus_vec
 	/* a cut reindex's file first: a reader of its own store that may
 	 * write (a reader in a read transaction cannot take the lock) */
 	if (own)
-		(void)callus_match_reindex_mend(s, path, 0);
+		(void)callus_match_reindex_mend(s, path, 0, NULL);
 	if (callus_vecindex_open(vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL,
 				 NULL) < 0)
 		*vi = NULL;

@@ -515,7 +515,7 @@ static int any_unindexed(callus_store *s, int *any)
  */
 static void open_whole(callus_store *s, callus_vecindex **vi, const char *path)
 {
-	(void)callus_match_reindex_mend(s, path, 0);
+	(void)callus_match_reindex_mend(s, path, 0, NULL);
 	if (callus_vecindex_open(vi, path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, NULL) < 0)
 		*vi = NULL;
 	if (callus_match_file_sync(s, path, callus_vecindex_count(*vi), callus_match_builtin_count(s),
@@ -582,12 +582,13 @@ static void mark_take_off(const char *path)
 	callus_buf_release(&mark);
 }
 
-int callus_match_reindex_mend(callus_store *s, const char *path, int wait_ms)
+int callus_match_reindex_mend(callus_store *s, const char *path, int wait_ms, callus_error *err)
 {
 	sqlite3 *db = callus_store_db(s);
 	callus_match_vfile f = { path, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, 0,
 				 CALLUS_MATCH_BUILTIN_VECTORS };
-	int begun = 0, rc = 0;
+	callus_buf noted = CALLUS_BUF_INIT;
+	int begun = 0, rc;
 	int64_t stored;
 
 	/* one lstat: what every recording pays */
@@ -602,17 +603,27 @@ int callus_match_reindex_mend(callus_store *s, const char *path, int wait_ms)
 		return 0;
 	}
 	/* under the write lock: no reindex is under way, this one was cut */
-	if ((stored = callus_match_builtin_count(s)) < 0)
+	if ((stored = callus_match_builtin_count(s)) < 0) {
+		rc = callus_error_set(err, CALLUS_EIO, "cannot count the vectors in '%s'",
+				      callus_store_path(s));
 		goto out;
+	}
 	/* one record more than the store's and none allowed ahead: written
-	 * again whatever the counts say */
-	if (callus_match_vfile_sync(s, &f, (size_t)stored + 1, stored, 0, NULL) < 0)
+	 * again whatever the counts say; the noted signatures' file, which
+	 * the reindex removes after its commit, with it */
+	if ((rc = callus_match_vfile_sync(s, &f, (size_t)stored + 1, stored, 0, err)) < 0)
 		goto out;
+	if (callus_match_noted_vector_path(&noted, s) < 0 || callus_vecindex_remove(noted.ptr) < 0) {
+		rc = callus_error_set(err, CALLUS_EIO, "cannot remove the noted signatures' vector file"
+				      " beside '%s'", callus_store_path(s));
+		goto out;
+	}
 	mark_take_off(path);
 	rc = 1;
 out:
 	if (begun)
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	callus_buf_release(&noted);
 	return rc;
 }
 
@@ -755,26 +766,18 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 	if (sq != SQLITE_OK)
 		goto fail;
 	if (all) {
-		callus_buf noted = CALLUS_BUF_INIT;
+		/* a mark there before is a cut reindex's: kept whatever this
+		 * one's fate (its file may be the one still standing) */
+		int was_marked = marked(path.ptr);
 
-		/* the noted signatures' file holds the old vectors: removed
-		 * under the write lock, made again from the store by the next
-		 * search of it, which takes the lock, so sees what this
-		 * transaction leaves (its commit, or its rollback) */
-		rc = callus_match_noted_vector_path(&noted, s) < 0
-			     ? callus_error_set(err, CALLUS_ENOMEM, "out of memory")
-		     : callus_vecindex_remove(noted.ptr) < 0
-			     ? callus_error_set(err, CALLUS_EIO, "cannot remove '%s': %s", noted.ptr,
-						strerror(errno))
-			     : 0;
-		callus_buf_release(&noted);
-		if (rc < 0 || (rc = mark_make(path.ptr, err)) < 0)
+		if (!was_marked && (rc = mark_make(path.ptr, err)) < 0)
 			goto rollback;
 		/* every stored vector, with the ones kept from before; not
 		 * renamed in, the file stands as it was */
 		if ((rc = callus_vecindex_rewrite(path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM,
 						pv.ids, pv.vecs, pv.n, err)) < 0) {
-			mark_take_off(path.ptr);
+			if (!was_marked)
+				mark_take_off(path.ptr);
 			goto rollback;
 		}
 	} else if (pv.n) {
@@ -788,10 +791,19 @@ static int index_signatures(callus_store *s, const char *workspace, int all,
 	if (added)
 		*added = pv.n;
 	rc = callus_store_exec(s, "COMMIT", err);
-	/* a commit refused leaves the mark: the next writer to search
-	 * writes the file again from the store */
-	if (rc == 0 && all)
-		mark_take_off(path.ptr);
+	/* the noted signatures' file holds the old vectors: made again from
+	 * the store at its next search, which sees this commit; then the
+	 * mark off (killed before, the mend does both).  A commit refused
+	 * leaves the mark: the next writer to search writes the file again
+	 * from the store. */
+	if (rc == 0 && all) {
+		callus_buf noted = CALLUS_BUF_INIT;
+
+		if (callus_match_noted_vector_path(&noted, s) == 0 &&
+		    callus_vecindex_remove(noted.ptr) == 0)
+			mark_take_off(path.ptr);
+		callus_buf_release(&noted);
+	}
 	goto out_nodb;
 fail:
 	rc = callus_store_db_error(s, err, sq, "cannot index the signatures of");
@@ -1229,9 +1241,14 @@ out:
 	mend = out->missing || out->damaged || out->derived || out->reindex_cut ||
 	       (fix && out->behind);
 	/* a cut reindex's mark is taken off under the lock, with the file
-	 * written again */
-	if (rc == 0 && fix && out->reindex_cut && callus_match_reindex_mend(s, f.path, 1000) == 0)
-		rc = callus_error_set(err, CALLUS_EBUSY, "cannot take the store's write lock");
+	 * written again (0: a reindex took the lock since, or a writer held
+	 * it a whole second) */
+	if (rc == 0 && fix && out->reindex_cut) {
+		if ((rc = callus_match_reindex_mend(s, f.path, 1000, err)) == 0)
+			rc = callus_error_set(err, CALLUS_EBUSY, "cannot take the store's write lock");
+		else if (rc > 0)
+			rc = 0;
+	}
 	/* one record more than the store's and none allowed ahead: written
 	 * again whatever the counts say (an empty store's too), from the
 	 * store as it is now */

@@ -97,14 +97,17 @@ int callus_match_vfile_sync(callus_store *s, const callus_match_vfile *f, size_t
 /*
  * The built-in model's file at path written again from the store when a
  * callus reindex left its mark there (cut after renaming its file in and
- * before its commit: the file holds vectors the store rolled back), and
+ * before its commit: the file holds vectors the store rolled back; or
+ * killed after its commit, before it removed the noted signatures' file),
+ * the noted signatures' file removed (its next reader makes it again), and
  * the mark taken off.  Under the store's write lock, which tells a cut
  * reindex from one under way: the caller's when s is in a write
- * transaction, else taken waiting at most wait_ms (not taken: left to
- * the next writer).  1 when written again, else 0.  Costs an lstat when
- * there is no mark.
+ * transaction, else taken waiting at most wait_ms.  1 when mended; 0 when
+ * there is no mark, or the lock was not had (left to the next writer); a
+ * negative CALLUS_E* code with err set when the files could not be
+ * written.  Costs an lstat when there is no mark.
  */
-int callus_match_reindex_mend(callus_store *s, const char *path, int wait_ms);
+int callus_match_reindex_mend(callus_store *s, const char *path, int wait_ms, callus_error *err);
 
 /* The same for the built-in model's file at path, from the rows of sql. */
 int callus_match_file_sync(callus_store *s, const char *path, size_t have, int64_t stored,

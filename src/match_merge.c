@@ -80,6 +80,7 @@ int callus_match_merges(callus_store *s, const char *workspace, callus_merge_pai
 	}
 	if (sq != SQLITE_DONE)
 		goto fail;
+	(void)callus_match_reindex_mend(s, path.ptr, 0, NULL);
 	if (callus_vecindex_open(&vi, path.ptr, CALLUS_EMBED_BUILTIN_MODEL, CALLUS_EMBED_DIM, NULL, err) <
 	    0) {
 		rc = err && err->code ? err->code : CALLUS_EIO;

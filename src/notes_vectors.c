@@ -62,6 +62,12 @@ int callus_notes_vectors_fresh(callus_store *s, callus_buf *path, callus_error *
 	size_t have;
 	int rc;
 
+	if (callus_store_sibling_path(path, s, "vectors-" CALLUS_EMBED_BUILTIN_MODEL ".bin") < 0)
+		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
+	/* a reindex killed after its commit and before it removed this file
+	 * left it holding the old vectors, and its mark beside the built-in
+	 * file (the store's sibling, in the workspace's .callus) */
+	(void)callus_match_reindex_mend(s, path->ptr, 0, NULL);
 	if (callus_match_noted_vector_path(path, s) < 0)
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	/* counted, not opened: the search that follows maps it (one file a

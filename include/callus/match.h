@@ -169,9 +169,10 @@ typedef struct callus_match_opts {
 /* The built-in vector file of workspace open for a run's searches
  * (callus_match_opts.index): an empty index when there is no file yet (as
  * callus_vecindex_open), *out NULL only when it cannot be opened (each
- * search then opens it itself, and says why).  Closed by the caller
- * (callus_vecindex_close). */
-void callus_match_index_open(struct callus_vecindex **out, const char *workspace);
+ * search then opens it itself, and says why).  Written again from s first
+ * when a callus reindex was cut, as a search's opening does.  Closed by the
+ * caller (callus_vecindex_close). */
+void callus_match_index_open(callus_store *s, struct callus_vecindex **out, const char *workspace);
 
 /* The same for the noted signatures' file at path (callus_match_opts.noted,
  * .noted_index). */

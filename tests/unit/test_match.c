@@ -2285,7 +2285,7 @@ static void an_open_index_finds_alike(void **state)
 	char msg[256], frame[64];
 
 	/* no vector file yet: an empty index */
-	callus_match_index_open(&index, f->dir);
+	callus_match_index_open(f->s, &index, f->dir);
 	assert_non_null(index);
 	assert_int_equal(callus_vecindex_count(index), 0);
 	callus_vecindex_close(index);
@@ -2297,7 +2297,7 @@ static void an_open_index_finds_alike(void **state)
 		store_sig(f, &g);
 		callus_signature_release(&g);
 	}
-	callus_match_index_open(&index, f->dir);
+	callus_match_index_open(f->s, &index, f->dir);
 	assert_non_null(index);
 	memset(&mo, 0, sizeof(mo));
 	mo.workspace = f->dir;
@@ -2904,12 +2904,87 @@ static void a_cut_reindex_is_written_again(void **state)
 	assert_false(mark_there(f));
 	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 0, &st), 0);
 
+	/* cut again, then a reindex whose rewrite fails (a folder where its
+	 * file is renamed to): the cut one's mark stays; a run's opening of
+	 * the file for its searches mends it */
+	reindex_refused(f);
+	{
+		char *vec = vectors_path(f), moved[256];
+		callus_vecindex *vi = NULL;
+
+		snprintf(moved, sizeof(moved), "%s.kept", vec);
+		assert_int_equal(rename(vec, moved), 0);
+		assert_int_equal(mkdir(vec, 0700), 0);
+		assert_true(callus_match_reindex(f->s, f->dir, NULL, NULL) < 0);
+		assert_int_equal(rmdir(vec), 0);
+		assert_int_equal(rename(moved, vec), 0);
+		assert_true(mark_there(f));
+		callus_match_index_open(f->s, &vi, f->dir);
+		assert_non_null(vi);
+		assert_int_equal(callus_vecindex_count(vi), 3);
+		callus_vecindex_close(vi);
+		free(vec);
+	}
+	assert_false(mark_there(f));
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 0, &st), 0);
+
 	/* a reindex that commits leaves no mark, and a file in step */
 	assert_int_equal(callus_match_reindex(f->s, f->dir, NULL, NULL), 0);
 	assert_false(mark_there(f));
 	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 0, &st), 0);
 	for (size_t i = 0; i < 3; i++)
 		callus_signature_release(&g[i]);
+}
+
+/*
+ * A reindex killed after its commit, before it removed the noted
+ * signatures' file, left that file holding the vectors from before (the
+ * store's vector of the noted signature is another's here) and its mark:
+ * the file's next reader removes it first, and makes it again from the
+ * store.
+ */
+static void a_reindex_killed_after_its_commit_leaves_no_stale_noted_file(void **state)
+{
+	fixture *f = *state;
+	callus_signature a, b;
+	callus_match_file_state st;
+	callus_buf noted = CALLUS_BUF_INIT;
+	char *vec, mark[256];
+	FILE *m;
+
+	make_sig(&a, "jest", NULL, "expect(received).toBe(expected) Expected: 4 Received: 3",
+		 "add\tsrc/sum.js");
+	make_sig(&b, "jest", NULL, "Cannot find module './sum' from 'src/sum.test.js'", NULL);
+	store_sig(f, &a);
+	store_sig(f, &b);
+	resolve_with(f, &a, "a",
+		     "diff --git a/src/sum.js b/src/sum.js\n--- a/src/sum.js\n+++ b/src/sum.js\n"
+		     "@@ -1,1 +1,1 @@\n-  return a - b;\n+  return a + b;\n");
+	assert_int_equal(callus_notes_vectors_fresh(f->s, &noted, NULL), 0);
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_NOTED, NULL, 0, &st), 0);
+	assert_int_equal(st.have, 1);
+	/* what the commit left: the store's vectors new, the file old */
+	exec_sql(f, "UPDATE signature_vectors SET vector = (SELECT v.vector FROM signature_vectors v"
+		    " JOIN signatures g ON g.rowid = v.sig WHERE g.original LIKE 'Cannot find%')"
+		    " WHERE sig IN (SELECT g.rowid FROM signatures g JOIN note_signatures x"
+		    " ON x.signature_id = g.id)");
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 1, &st), 1);
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_NOTED, NULL, 0, &st), 1);
+	assert_int_equal(st.damaged, 1);
+	vec = vectors_path(f);
+	snprintf(mark, sizeof(mark), "%s.reindex", vec);
+	free(vec);
+	assert_non_null(m = fopen(mark, "w"));
+	fclose(m);
+	/* the noted file's next reader */
+	assert_int_equal(callus_notes_vectors_fresh(f->s, &noted, NULL), 0);
+	assert_false(mark_there(f));
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_NOTED, NULL, 0, &st), 0);
+	assert_int_equal(st.have, 1);
+	assert_int_equal(st.damaged, 0);
+	callus_buf_release(&noted);
+	callus_signature_release(&a);
+	callus_signature_release(&b);
 }
 
 /* How many models' count of their aliases' vectors is not what the rows
@@ -3319,6 +3394,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(every_vector_file_checked, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_cut_reindex_is_written_again, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_reindex_killed_after_its_commit_leaves_no_stale_noted_file,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_recording_while_doctor_reads, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_window_of_the_newest_and_every_noted, setup,
 						teardown),
