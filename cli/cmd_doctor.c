@@ -583,7 +583,8 @@ static void check_vector_file(struct doctor *d, callus_store *store, callus_matc
 		       fix ? "%s held the store's vectors and a mark a 'callus reindex' left: written "
 			     "again from the store, the mark taken off"
 			   : "%s holds the store's vectors and a mark a 'callus reindex' left (killed "
-			     "after its commit): the next search writes it again and takes the mark off",
+			     "after its commit, or before it with the vectors as they were): the next "
+			     "search writes it again and takes the mark off",
 		       rel.ptr);
 	if (f.derived_absent)
 		report(d, NOTE, "vectors", "%s: the sketches and postings beside it are missing (a "

@@ -542,12 +542,15 @@ static int mark_path(callus_buf *out, const char *path)
 	return callus_buf_printf(out, "%s" REINDEX_MARK, path);
 }
 
-/* Whether path's mark is there (a reindex under way, or cut). */
+/* Whether path's mark is there (a reindex under way, or cut).  Only a
+ * file of its own is one: anything else at its name (a folder, a link),
+ * which no unlink takes off, would have every search write the file
+ * again; a reindex cannot make its mark there, and fails. */
 static int marked(const char *path)
 {
 	callus_buf mark = CALLUS_BUF_INIT;
 	struct stat st;
-	int there = mark_path(&mark, path) == 0 && lstat(mark.ptr, &st) == 0;
+	int there = mark_path(&mark, path) == 0 && lstat(mark.ptr, &st) == 0 && S_ISREG(st.st_mode);
 
 	callus_buf_release(&mark);
 	return there;
@@ -562,7 +565,8 @@ static int mark_make(const char *path, callus_error *err)
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	fd = open(mark.ptr, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	/* O_NONBLOCK: a FIFO there is refused at once, not waited on */
+	fd = open(mark.ptr, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	if (fd < 0)
 		rc = callus_error_set(err, CALLUS_EIO, "cannot write '%s': %s", mark.ptr,
 				      strerror(errno));

@@ -2932,6 +2932,29 @@ static void a_cut_reindex_is_written_again(void **state)
 	assert_int_equal(callus_match_reindex(f->s, f->dir, NULL, NULL), 0);
 	assert_false(mark_there(f));
 	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 0, &st), 0);
+
+	/* a folder at the mark's name is no mark: no unlink takes it off,
+	 * and every search would write the file again; a reindex cannot
+	 * mark the file, and fails */
+	{
+		char *vec = vectors_path(f), mark[256];
+		struct stat before, after;
+
+		snprintf(mark, sizeof(mark), "%s.reindex", vec);
+		assert_int_equal(mkdir(mark, 0700), 0);
+		assert_int_equal(stat(vec, &before), 0);
+		assert_int_equal(callus_match_find(f->s, &o, &g[1], &m, &n, NULL), 0);
+		callus_matches_free(m, n);
+		assert_int_equal(stat(vec, &after), 0);
+		assert_true(before.st_ino == after.st_ino);
+		assert_int_equal(file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 0, &st), 0);
+		assert_int_equal(st.reindex_cut, 0);
+		assert_true(callus_match_reindex(f->s, f->dir, NULL, NULL) < 0);
+		assert_int_equal(stat(vec, &after), 0);
+		assert_true(before.st_ino == after.st_ino);
+		assert_int_equal(rmdir(mark), 0);
+		free(vec);
+	}
 	for (size_t i = 0; i < 3; i++)
 		callus_signature_release(&g[i]);
 }
