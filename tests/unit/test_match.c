@@ -2408,17 +2408,19 @@ static void stored_vector_searched(void **state)
 	callus_signature_release(&c);
 }
 
+/* Three jest errors of nothing alike. */
+static const char *const three_errors[] = {
+	"Cannot read properties of undefined (reading 'map')",
+	"expect(received).toEqual(expected) deep equality",
+	"Type 'string' is not assignable to type 'number'.",
+};
+
 /* A vector file removed (or damaged, or copied from elsewhere) is made
  * again from the store by the next recording that indexes a signature:
  * the vectors before it are found again. */
 static void vector_file_behind_is_rebuilt(void **state)
 {
 	fixture *f = *state;
-	static const char *const msgs[] = {
-		"Cannot read properties of undefined (reading 'map')",
-		"expect(received).toEqual(expected) deep equality",
-		"Type 'string' is not assignable to type 'number'.",
-	};
 	callus_signature g[3];
 	callus_vecindex *vi = NULL;
 	char vec[128];
@@ -2426,7 +2428,7 @@ static void vector_file_behind_is_rebuilt(void **state)
 
 	snprintf(vec, sizeof(vec), "%s/.callus/vectors-%s.bin", f->dir, CALLUS_EMBED_BUILTIN_MODEL);
 	for (size_t i = 0; i < 3; i++)
-		make_sig(&g[i], "jest", NULL, msgs[i], NULL);
+		make_sig(&g[i], "jest", NULL, three_errors[i], NULL);
 	store_sig(f, &g[0]);
 	store_sig(f, &g[1]);
 	assert_int_equal(callus_vecindex_remove(vec), 0);
@@ -2861,11 +2863,6 @@ static int mark_there(fixture *f)
 static void a_cut_reindex_is_written_again(void **state)
 {
 	fixture *f = *state;
-	static const char *const msgs[] = {
-		"Cannot read properties of undefined (reading 'map')",
-		"expect(received).toEqual(expected) deep equality",
-		"Type 'string' is not assignable to type 'number'.",
-	};
 	callus_signature g[3];
 	callus_match_file_state st;
 	callus_match_opts o = { .workspace = f->dir };
@@ -2873,7 +2870,7 @@ static void a_cut_reindex_is_written_again(void **state)
 	size_t n = 0;
 
 	for (size_t i = 0; i < 3; i++) {
-		make_sig(&g[i], "jest", NULL, msgs[i], NULL);
+		make_sig(&g[i], "jest", NULL, three_errors[i], NULL);
 		store_sig(f, &g[i]);
 	}
 	exec_sql(f, "UPDATE signature_vectors SET vector = (SELECT vector FROM signature_vectors"
