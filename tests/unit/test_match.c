@@ -2716,6 +2716,18 @@ static void damage_first_record(const char *path)
 	close(fd);
 }
 
+/* a's fix (src/sum.js's sign) made a note: the noted signatures' file made
+ * (its path in noted), and checked in step (st). */
+static void fix_noted(fixture *f, const callus_signature *a, callus_buf *noted,
+		      callus_match_file_state *st)
+{
+	resolve_with(f, a, "a",
+		     "diff --git a/src/sum.js b/src/sum.js\n--- a/src/sum.js\n+++ b/src/sum.js\n"
+		     "@@ -1,1 +1,1 @@\n-  return a - b;\n+  return a + b;\n");
+	assert_int_equal(callus_notes_vectors_fresh(f->s, noted, NULL), 0);
+	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_NOTED, NULL, 0, st), 0);
+}
+
 /*
  * The noted signatures' file and an external model's are read record by
  * record as the built-in one is (callus doctor): a signature that two
@@ -2738,11 +2750,7 @@ static void every_vector_file_checked(void **state)
 	/* no note yet: no noted file, nothing to check */
 	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_NOTED, NULL, 0, &st), 0);
 	assert_int_equal(st.present, 0);
-	resolve_with(f, &a, "a",
-		     "diff --git a/src/sum.js b/src/sum.js\n--- a/src/sum.js\n+++ b/src/sum.js\n"
-		     "@@ -1,1 +1,1 @@\n-  return a - b;\n+  return a + b;\n");
-	assert_int_equal(callus_notes_vectors_fresh(f->s, &noted, NULL), 0);
-	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_NOTED, NULL, 0, &st), 0);
+	fix_noted(f, &a, &noted, &st);
 	assert_int_equal(st.present, 1);
 	assert_int_equal(st.stored, 1);
 	assert_int_equal(st.have, 1);
@@ -2977,11 +2985,7 @@ static void a_reindex_killed_after_its_commit_leaves_no_stale_noted_file(void **
 	make_sig(&b, "jest", NULL, "Cannot find module './sum' from 'src/sum.test.js'", NULL);
 	store_sig(f, &a);
 	store_sig(f, &b);
-	resolve_with(f, &a, "a",
-		     "diff --git a/src/sum.js b/src/sum.js\n--- a/src/sum.js\n+++ b/src/sum.js\n"
-		     "@@ -1,1 +1,1 @@\n-  return a - b;\n+  return a + b;\n");
-	assert_int_equal(callus_notes_vectors_fresh(f->s, &noted, NULL), 0);
-	assert_int_equal(file_check(f, CALLUS_MATCH_FILE_NOTED, NULL, 0, &st), 0);
+	fix_noted(f, &a, &noted, &st);
 	assert_int_equal(st.have, 1);
 	/* what the commit left: the store's vectors new, the file old */
 	exec_sql(f, "UPDATE signature_vectors SET vector = (SELECT v.vector FROM signature_vectors v"
