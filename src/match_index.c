@@ -19,9 +19,9 @@
 #include "store_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
-#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -532,7 +532,8 @@ static void open_whole(callus_store *s, callus_vecindex **vi, const char *path)
  * its commit refused), it leaves a file of the vectors the store rolled
  * back, as many as the store's: no count tells it.  So the file is marked
  * before the rename, and the mark taken off after the commit.  Beside the
- * file: the store may not be (CALLUS_DB).
+ * file, in the workspace's .callus, where the noted file's reader finds it
+ * as the store's sibling.
  */
 #define REINDEX_MARK ".reindex"
 

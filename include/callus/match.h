@@ -212,7 +212,10 @@ int callus_match_index_scanned(callus_store *s, const char *workspace, callus_ma
 			       size_t *added, callus_error *err);
 
 /* Every vector again, with the document frequencies as they are now, and
- * the vector file rewritten (callus reindex). */
+ * the vector file rewritten (callus reindex), marked until the commit (a
+ * reindex cut before it leaves the mark, and the next search that may
+ * write writes the file again).  One at a time for a workspace: callus
+ * reindex holds .callus/embed.lock, since one's end takes off the mark. */
 int callus_match_reindex(callus_store *s, const char *workspace, size_t *count, callus_error *err);
 
 /* The text an external embedder is given for sig: "tool error_type:
