@@ -587,9 +587,13 @@ static void check_vector_file(struct doctor *d, callus_store *store, callus_matc
 			     "search writes it again and takes the mark off",
 		       rel.ptr);
 	if (f.derived_absent)
-		report(d, NOTE, "vectors", "%s: the sketches and postings beside it are missing (a "
-		       "copied store, a file removed): searches read each record whole until its "
-		       "next reader makes them ('callus doctor --fix' does it now)", rel.ptr);
+		report(d, NOTE, "vectors",
+		       fix ? "%s: the sketches and postings beside it were missing (a copied store, a "
+			     "file removed): made"
+			   : "%s: the sketches and postings beside it are missing (a copied store, a "
+			     "file removed): searches read each record whole until its next reader "
+			     "makes them ('callus doctor --fix' does it now)",
+		       rel.ptr);
 	if (f.unreadable)
 		report(d, PROBLEM, "vectors", "%s: %zu of the store's vectors for it cannot be in "
 		       "it (of another dimension than the model's newest, or damaged): 'callus "

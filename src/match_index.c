@@ -1220,11 +1220,16 @@ int callus_match_file_check(callus_store *s, const char *workspace, callus_match
 		goto out;
 	}
 	/* without fix nothing is written: not even the sketch and postings
-	 * that any other reader makes when missing */
-	if ((fix ? callus_vecindex_open : callus_vecindex_open_as_is)(&vi, path.ptr, f.name, f.dim,
-								      &stale, NULL) == 0)
+	 * that any other reader makes when missing; with it they are made,
+	 * and said */
+	if (callus_vecindex_open_as_is(&vi, path.ptr, f.name, f.dim, &stale, NULL) == 0)
 		out->have = callus_vecindex_count(vi);
 	out->derived_absent = callus_vecindex_derived_absent(vi);
+	if (fix && out->derived_absent) {
+		callus_vecindex_close(vi);
+		if (callus_vecindex_open(&vi, path.ptr, f.name, f.dim, &stale, NULL) < 0)
+			vi = NULL;
+	}
 	out->present = out->have > 0 || stale || access(path.ptr, F_OK) == 0;
 	/* the noted file is made by a note's first append or the first
 	 * search that needs it: none yet is in step; and every reader makes

@@ -317,8 +317,7 @@ typedef struct callus_match_file_state {
 			    * reindex makes them again */
 	int derived_absent; /* enough of the sketches and postings beside it
 			    * are missing that its next reader makes them
-			    * (without fix: made by --fix, which opens it as
-			    * any reader does) */
+			    * (with fix: they were, and are made) */
 	int reindex_cut;   /* the built-in file's: a callus reindex was cut
 			    * after renaming it in and before its commit,
 			    * so its records may be vectors the store

@@ -2834,6 +2834,34 @@ static void every_vector_file_checked(void **state)
 	callus_signature_release(&a);
 }
 
+/* A vector file's missing sketch and postings: said by doctor's check,
+ * which makes them only with fix, and says so. */
+static void missing_sketches_are_made_by_fix_alone(void **state)
+{
+	fixture *f = *state;
+	callus_match_file_state st;
+	char *vec = NULL, sk[256], po[256];
+	struct stat sb;
+
+	pad_vector_file(f, 300);
+	vec = vectors_path(f);
+	snprintf(sk, sizeof(sk), "%s.sketch", vec);
+	snprintf(po, sizeof(po), "%s.post", vec);
+	assert_int_equal(stat(sk, &sb), 0);
+	assert_int_equal(unlink(sk), 0);
+	(void)unlink(po);
+	(void)file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 0, &st);
+	assert_int_equal(st.have, 300);
+	assert_int_equal(st.derived_absent, 1);
+	assert_int_not_equal(stat(sk, &sb), 0);
+	(void)file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 1, &st);
+	assert_int_equal(st.derived_absent, 1);
+	assert_int_equal(stat(sk, &sb), 0);
+	(void)file_check(f, CALLUS_MATCH_FILE_BUILTIN, NULL, 0, &st);
+	assert_int_equal(st.derived_absent, 0);
+	free(vec);
+}
+
 static int refuse_commit(void *arg)
 {
 	(*(int *)arg)++;
@@ -3417,6 +3445,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_memo_of_frequencies_finds_exactly_alike, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(every_vector_file_checked, setup, teardown),
+		cmocka_unit_test_setup_teardown(missing_sketches_are_made_by_fix_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_cut_reindex_is_written_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_reindex_killed_after_its_commit_leaves_no_stale_noted_file,
 						setup, teardown),
