@@ -294,7 +294,8 @@ void cli_gc_policy(const cli_workspace *ws, callus_gc_policy *p, cli_unread_fn u
 	if (unread && ws->config) {
 		callus_error err = CALLUS_ERROR_INIT;
 
-		if (callus_log_limit_config(ws->config, &err) && err.code)
+		(void)callus_log_limit_config(ws->config, &err);
+		if (err.code)
 			unread(callus_error_message(&err), arg);
 		callus_error_release(&err);
 		unknown_keys(ws->config, unread, arg);
