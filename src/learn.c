@@ -575,6 +575,8 @@ static int prune(learn_run *r, const char *before, size_t limit, int64_t check_i
 		 size_t *snapshots)
 {
 	sqlite3_stmt *st = NULL;
+	int64_t *snaps = NULL;
+	size_t nsnaps = 0, i;
 	int sq;
 
 	*count = 0;
@@ -594,35 +596,54 @@ static int prune(learn_run *r, const char *before, size_t limit, int64_t check_i
 	st = NULL;
 	if (sq != SQLITE_ROW)
 		return sq == SQLITE_DONE ? SQLITE_OK : sq;
+	/* each error's snapshot said, so that only those are looked at
+	 * after: the snapshots nothing refers to, asked of the whole table,
+	 * read it to its end whenever fewer were left than errors went (a
+	 * failure's errors share one) */
 	sq = callus_learn_prepare(r, &st, "DELETE FROM pending_errors WHERE id IN (SELECT id FROM"
 					  " pending_errors WHERE state = 'pending' AND"
 					  " last_failure_at < ?1 ORDER BY last_failure_at LIMIT ?2)"
 					  " OR id IN (SELECT id FROM pending_errors WHERE"
 					  " check_id = ?3 AND state = 'pending' AND"
-					  " last_failure_at < ?1)");
+					  " last_failure_at < ?1) RETURNING snapshot_id");
 	if (sq == SQLITE_OK) {
 		callus_sql_bind_text(st, 1, before);
 		sqlite3_bind_int64(st, 2, limit ? (sqlite3_int64)limit : -1);
 		sqlite3_bind_int64(st, 3, check_id);
-		if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
-			*count = (size_t)sqlite3_changes(callus_store_db(r->s));
-			sq = SQLITE_OK;
+		while ((sq = sqlite3_step(st)) == SQLITE_ROW) {
+			int64_t snap = sqlite3_column_int64(st, 0);
+
+			++*count;
+			/* a failure's errors come together: said once (one said
+			 * twice is looked up twice, no more) */
+			if (sqlite3_column_type(st, 0) == SQLITE_NULL ||
+			    (nsnaps && snaps[nsnaps - 1] == snap))
+				continue;
+			if ((sq = callus_learn_push_id(&snaps, &nsnaps, snap)) != SQLITE_OK)
+				break;
 		}
+		if (sq == SQLITE_DONE)
+			sq = SQLITE_OK;
 	}
 	callus_learn_done(r, st);
 	st = NULL;
-	/* snapshots nothing refers to any more, as many as the errors (the
-	 * check's own can take more than the limit) */
-	if (sq == SQLITE_OK && *count &&
-	    (sq = callus_learn_prepare(r, &st, CALLUS_LEARN_ORPHAN_SNAPSHOTS_SQL)) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)*count);
-		if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
-			if (snapshots)
-				*snapshots = (size_t)sqlite3_changes(callus_store_db(r->s));
-			sq = SQLITE_OK;
+	/* those of them nothing refers to any more */
+	if (sq == SQLITE_OK && nsnaps &&
+	    (sq = callus_learn_prepare(r, &st, "DELETE FROM snapshots WHERE id = ?1 AND NOT EXISTS"
+					       " (SELECT 1 FROM pending_errors p"
+					       " WHERE p.snapshot_id = ?1)")) == SQLITE_OK) {
+		for (i = 0; i < nsnaps && sq == SQLITE_OK; i++) {
+			sqlite3_reset(st);
+			sqlite3_bind_int64(st, 1, snaps[i]);
+			if ((sq = sqlite3_step(st)) == SQLITE_DONE) {
+				if (snapshots)
+					*snapshots += (size_t)sqlite3_changes(callus_store_db(r->s));
+				sq = SQLITE_OK;
+			}
 		}
 		callus_learn_done(r, st);
 	}
+	free(snaps);
 	return sq;
 }
 

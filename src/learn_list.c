@@ -95,6 +95,16 @@ static int read_pending_row(sqlite3_stmt *st, void *item, void *ctx)
 
 #define LIST_SQL_BOTH(cond) { LIST_SQL(cond, ""), LIST_SQL(cond, LIST_FILES) }
 
+/* Every state: the three states' lists, each the first ?2 rows of the
+ * index, merged.  Ordered in one, the list sorted every pending error
+ * (641 million instructions at 100,000 recordings) to print the first 50:
+ * pending_last leads with the state.  Columns 11 and 1 are the list's
+ * order, last_failure_at and id. */
+#define LIST_ONE_STATE(state, files) "SELECT * FROM (" LIST_SQL("p.state = '" state "'", files) " LIMIT ?2)"
+#define LIST_ANY(files)                                                                       \
+	LIST_ONE_STATE("pending", files) " UNION ALL " LIST_ONE_STATE("fixed", files)         \
+	" UNION ALL " LIST_ONE_STATE("permanent", files) " ORDER BY 11 DESC, 1 DESC LIMIT ?2"
+
 /* With a state, the newest of that state are the first rows of an index
  * (pending_last); "?1 < 0 OR" made the planner sort them all.  The state
  * is written in the statement, not bound: a parameter compared with the
@@ -107,7 +117,7 @@ static const char *list_sql(int state, int files)
 		[CALLUS_STATE_FIXED] = LIST_SQL_BOTH("p.state = 'fixed'"),
 		[CALLUS_STATE_PERMANENT] = LIST_SQL_BOTH("p.state = 'permanent'"),
 	};
-	static const char *const any[2] = LIST_SQL_BOTH("1");
+	static const char *const any[2] = { LIST_ANY(""), LIST_ANY(LIST_FILES) };
 	int known = state >= CALLUS_STATE_PENDING && state <= CALLUS_STATE_PERMANENT;
 
 	return known ? sql[state][files != 0] : any[files != 0];
@@ -137,6 +147,9 @@ int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pe
 	}
 	if (files)
 		sqlite3_bind_text(st, 1, files, -1, SQLITE_STATIC);
+	/* every state's list takes a limit of its own (none: -1) */
+	if (sqlite3_bind_parameter_count(st) >= 2)
+		sqlite3_bind_int64(st, 2, f && f->limit > 0 ? (sqlite3_int64)f->limit : -1);
 	sq = callus_sql_collect(st, sizeof(*ps), read_pending_row, NULL,
 			      f && f->limit > 0 ? (size_t)f->limit : 0, (void **)&ps, &n);
 	if (sq != SQLITE_OK) {

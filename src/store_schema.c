@@ -1216,6 +1216,20 @@ static const char *const migrations[] = {
 	/* 45 -> 46: the triggers of one table and one event joined into one
 	 * (TRIGGERS_JOINED_46): 44 triggers parsed by every process, 31 now. */
 	TRIGGERS_JOINED_46,
+	/* 46 -> 47: lookups that read whole tables as the store grew.  A
+	 * signature's run errors by the signature alone (a note's rule goes
+	 * to its lessons so: 288 million instructions at 100,000 recordings):
+	 * the partial index held nearly every row already, those whose
+	 * message is their signature's.  And the two references a removal
+	 * follows that had no index on their side: a removed fix set every
+	 * pending error's resolution_id apart (a scan of them), a removed
+	 * suggestion every application's.  Few rows hold either: partial. */
+	("DROP INDEX run_errors_sig;"
+	 "CREATE INDEX run_errors_sig ON run_errors(sig);"
+	 "CREATE INDEX pending_resolution ON pending_errors(resolution_id)"
+	 "  WHERE resolution_id IS NOT NULL;"
+	 "CREATE INDEX applications_suggestion ON applications(suggestion_id)"
+	 "  WHERE suggestion_id IS NOT NULL;"),
 };
 _Static_assert(CALLUS_VECINDEX_PACKED(CALLUS_EMBED_DIM) == 260, "migration 18's dense length");
 _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == CALLUS_STORE_SCHEMA_VERSION,

@@ -281,7 +281,8 @@ int callus_learn_prune(callus_store *s, int hours, const char *now, size_t limit
 		       size_t *snapshots, callus_error *err);
 
 /* The snapshots no pending error refers to any more, at most ?2 of them
- * (-1: all): what a prune leaves behind, and callus gc's own pass. */
+ * (-1: all): callus gc's own pass, which reads them all (a prune looks
+ * only at its errors' snapshots). */
 #define CALLUS_LEARN_ORPHAN_SNAPSHOTS_SQL                                                    \
 	"DELETE FROM snapshots WHERE id IN (SELECT id FROM snapshots s WHERE NOT EXISTS"     \
 	" (SELECT 1 FROM pending_errors p WHERE p.snapshot_id = s.id) LIMIT ?2)"

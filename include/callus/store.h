@@ -20,7 +20,7 @@
 
 typedef struct callus_store callus_store;
 
-#define CALLUS_STORE_SCHEMA_VERSION 46
+#define CALLUS_STORE_SCHEMA_VERSION 47
 
 /*
  * For a program that uses stores from one thread only (the callus CLI):

@@ -40,9 +40,19 @@ static inline int test_wrong_sketches(sqlite3 *db)
 	return wrong;
 }
 
+/* a signature's run errors indexed only where their message is its own,
+ * and the references of fixes and suggestions not indexed, as before
+ * schema 47 */
+#define TEST_AS_BEFORE_47                                                               \
+	"DROP INDEX run_errors_sig;"                                                    \
+	"CREATE INDEX run_errors_sig ON run_errors(sig) WHERE message = '';"            \
+	"DROP INDEX pending_resolution;"                                                \
+	"DROP INDEX applications_suggestion;"
+
 /* the triggers of one table and one event apart, as before schema 46 joined
  * them: their texts as schema 45 had them */
 #define TEST_AS_BEFORE_46                                                               \
+	TEST_AS_BEFORE_47                                                               \
 	"DROP TRIGGER lessons_added; DROP TRIGGER signatures_added; DROP TRIGGER"       \
 	" signature_gone; DROP TRIGGER vectors_added; DROP TRIGGER vectors_removed;"    \
 	" DROP TRIGGER cached_added; DROP TRIGGER cached_removed; DROP TRIGGER"         \
