@@ -225,14 +225,16 @@ int cmd_record(int argc, char **argv)
 			.timeout_ms = (int)cli_store_timeout_ms(&ws),
 			.redactor = ws.redactor,
 		};
-		callus_record_result res;
+		callus_record_result res = { 0 };
 		callus_gc_policy gp;
 
 		/* a lesson recorded by hand counts within [retention] lessons
 		 * as a failure's does (and may run the background pass) */
 		cli_gc_policy(&ws, &gp, NULL, NULL);
-		if (gp.interval_hours > 0)
+		if (gp.interval_hours > 0) {
 			opts.retention = &gp;
+			opts.retention_later = 1;
+		}
 		if (note && !note_known(&ws))
 			goto out;
 		if (callus_record_lesson(&l, NULL, 0, &opts, &res, &err) < 0) {
@@ -241,6 +243,8 @@ int cmd_record(int argc, char **argv)
 			goto out;
 		}
 		is_new = res.is_new;
+		if (res.gc_keep)
+			cli_gc_later(&ws, res.gc_keep);
 		callus_record_result_release(&res);
 		if (note && note_rule(&ws) < 0)
 			goto out;

@@ -845,7 +845,7 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		.spool_by_ms = ws->deadline_ms,
 		.related_max = related_max,
 	};
-	callus_record_result res;
+	callus_record_result res = { 0 };
 	callus_gc_policy gp;
 	struct stored_seen seen = { q, 0 };
 	cli_learn lc;
@@ -854,8 +854,14 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 	/* not during an import: history older than the policy's days would
 	 * go as it comes in, before its fix is learnt */
 	cli_gc_policy(ws, &gp, NULL, NULL);
-	if (gp.interval_hours > 0 && !rp)
+	if (gp.interval_hours > 0 && !rp) {
 		opts.retention = &gp;
+		/* a live run's agent or person waits: the pass goes to a
+		 * process of its own; a drainer's (a queued run delivered
+		 * late), which nobody waits for, runs it here, before
+		 * what follows it reads the store (an import's drain) */
+		opts.retention_later = !q || q->at_ns <= 0;
+	}
 	cli_learn_init(&lc, ws, det, pc.cwd_rel);
 	lc.opts.metrics = m;
 	replay_learn(&lc, rp);
@@ -909,6 +915,8 @@ static int record_failure(const cli_workspace *ws, const callus_detection *det,
 		}
 	}
 	rc = callus_record_lesson(&l, &f.diags, f.output_bytes, &opts, &res, &err);
+	if (res.gc_keep)
+		cli_gc_later(ws, res.gc_keep);
 	/* its queue entry takes it to a drainer, which learns it; a replay's
 	 * is not tried again (the watermark moves on): said as a failed
 	 * learning */
@@ -1164,6 +1172,16 @@ void cli_workspace_cwd_inside(cli_workspace *ws)
 {
 	free(ws->cwd_rel);
 	ws->cwd_rel = cli_workspace_rel(ws, ".");
+}
+
+void cli_gc_later(const cli_workspace *ws, int64_t keep)
+{
+	/* the detached program's arguments outlive this call (detach.h) */
+	static char id[24];
+	static const char *const argv[] = { "callus", "gc", "--background", "--keep", id, NULL };
+
+	snprintf(id, sizeof id, "%lld", (long long)keep);
+	cli_run_detached(ws->root, argv);
 }
 
 void cli_embed_later(const cli_workspace *ws)

@@ -328,6 +328,15 @@ int cli_analyze_stdin(const cli_workspace *ws, const char *command, int exit_cod
  */
 void cli_embed_later(const cli_workspace *ws);
 
+/*
+ * The retention policy's background pass, due after a recording
+ * (callus_record_result.gc_keep: the lesson it told of, which the pass
+ * keeps), as `callus gc --background --keep ID` in a process of its own
+ * that outlives this one: the pass reads whole tables, and the agent
+ * waiting for a hook does not wait for it.
+ */
+void cli_gc_later(const cli_workspace *ws, int64_t keep);
+
 /* dir relative to ws's root ("" at the root, and for a directory outside
  * it or one that cannot be resolved); owned by the caller, NULL without
  * memory. */

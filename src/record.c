@@ -729,9 +729,7 @@ static void background_gc(callus_store *store, const callus_record_opts *opts,
 	p.keep_lesson = l->id;
 	rc = callus_record_gc(store, opts->workspace, &p, agents, opts->agents_max, &res, &err, NULL,
 			      NULL);
-	callus_record_gc_log(opts->workspace, rc, &err, &res,
-		 "the retention policy's background pass removed what it no longer keeps "
-		 "('callus help gc')");
+	callus_record_gc_log(opts->workspace, rc, &err, &res, CALLUS_RECORD_GC_BACKGROUND_SAID);
 	callus_error_release(&err);
 }
 
@@ -974,8 +972,12 @@ int callus_record_lesson(callus_lesson *l, const callus_diags *diags, uint64_t o
 		lessons_over(store, opts, l, agents);
 	/* retention now and then, bounded; never a reason to fail, but
 	 * said in the log: the next pass is an interval away */
-	if (rc == 0 && opts->retention && callus_gc_due(opts->workspace, opts->retention))
-		background_gc(store, opts, l, agents);
+	if (rc == 0 && opts->retention && callus_gc_due(opts->workspace, opts->retention)) {
+		if (opts->retention_later && res)
+			res->gc_keep = l->id;
+		else
+			background_gc(store, opts, l, agents);
+	}
 out:
 	if (rc < 0 && res) {
 		int owed = rc == CALLUS_EEXIST && res->learn_owed;

@@ -54,6 +54,13 @@ typedef struct callus_record_opts {
 	const struct callus_gc_policy *retention; /* when due, a bounded pass of
 				       * callus_gc (gc.h) after the recording;
 				       * NULL: none */
+	int retention_later;         /* the due pass left to the caller, to run
+				      * in a process of its own (callus gc
+				      * --background): it reads whole tables
+				      * (runs, checks, signatures, snapshots),
+				      * 170 million instructions at 100,000
+				      * recordings, which a hook's agent would
+				      * wait for.  res->gc_keep says it is due */
 	const char *origin;          /* names the event recorded (a queued
 				      * failure), so that recording it twice
 				      * stores it once: the second recording
@@ -118,6 +125,9 @@ typedef struct callus_record_result {
 				    * leads out of the workspace (the user's
 				    * setting, which no recording repairs;
 				    * the other is written) */
+	int64_t gc_keep;           /* with opts->retention_later, the pass was
+				    * due and is the caller's: the lesson it
+				    * keeps (the one told of); 0: not due */
 } callus_record_result;
 
 void callus_record_result_release(callus_record_result *r);
@@ -140,6 +150,11 @@ int callus_record_views(callus_store *store, const char *workspace, const char *
  */
 void callus_record_gc_log(const char *workspace, int rc, const callus_error *err,
 			  const callus_gc_result *res, const char *message);
+
+/* What the background pass says in the log, in whichever process it runs. */
+#define CALLUS_RECORD_GC_BACKGROUND_SAID                                                     \
+	"the retention policy's background pass removed what it no longer keeps "            \
+	"('callus help gc')"
 
 /*
  * callus_gc() with policy p, then, when it removed lessons (what went

@@ -489,6 +489,17 @@ fix_fixture() {
 
 cd "$TRASH_DIRECTORY" || exit 1
 
+# until_true CMD...: CMD, tried for up to 15 s (what a detached callus
+# does, seen done: CMD's words are read once, so a count read anew each
+# time goes through eval)
+until_true() {
+	for _ in $(seq 1 300); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # hold_store SECONDS: another process holds the write lock of the current
 # directory's .callus/callus.db for SECONDS from now, in the background
 # (`wait` for it); returns once the lock is held, non-zero if it never is.

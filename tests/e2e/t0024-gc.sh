@@ -228,9 +228,12 @@ test_expect_success 'a recording runs the policy in the background once gc_hours
 	! grep -q "\"gc_removed\"" .callus/log.jsonl &&
 	touch -d "2 days ago" .callus/gc.stamp &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c zeta.c 2>err &&
+	# in a process of its own (callus gc --background), which the run
+	# does not wait for; what went is said in the log
+	until_true grep -q "\"gc_removed\"" .callus/log.jsonl &&
 	test "$(q "SELECT count(*) FROM lessons")" = 1 &&
-	# what went is said in the log
 	grep "\"gc_removed\"" .callus/log.jsonl | grep -q "\"lessons\":\"1\"" &&
+	grep "\"gc_removed\"" .callus/log.jsonl | grep -q "background pass" &&
 	test "$(lesson_files)" = 1 &&
 	test "$(q "SELECT file FROM lessons")" = zeta.c &&
 	agents_names 1
@@ -330,17 +333,9 @@ test_expect_success 'the background pass keeps the lesson its recording has just
 	test -n "$id" &&
 	"$CALLUS" lessons show "$id" >out &&
 	grep -q ka.c out &&
+	until_true eval "test \"\$(q \"SELECT count(*) FROM lessons\")\" = 2" &&
 	test "$(q "SELECT group_concat(file) FROM (SELECT file FROM lessons ORDER BY file)")" = ka.c,kc.c
 '
-
-# until_true CMD...: CMD, tried for up to 15 s
-until_true() {
-	for _ in $(seq 1 300); do
-		"$@" && return 0
-		sleep 0.05
-	done
-	return 1
-}
 
 test_expect_success 'the block is written from the store as its lock finds it: a lesson gc took meanwhile is not named' '
 	mkdir r && cd r && git init -q && mkdir .callus &&
@@ -526,7 +521,7 @@ test_expect_success 'a .callus/config that cannot be read removes nothing until 
 	printf "[retention]\ngc_hours = 24\n" >.callus/config &&
 	c_file four undefined_four &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c four.c 2>err &&
-	test "$(q "SELECT count(*) FROM lessons")" = 2 &&
+	until_true eval "test \"\$(q \"SELECT count(*) FROM lessons\")\" = 2" &&
 	test -z "$(find .callus/gc.stamp -mmin +1000)" &&
 	# and callus gc says what it removed in the log
 	q "UPDATE lessons SET last_seen = '"'"'2001-01-01T00:00:00.000Z'"'"' WHERE file = '"'"'three.c'"'"'" &&

@@ -431,6 +431,72 @@ static void lent_store_under_retention(void **state)
 	callus_store_close(s);
 }
 
+/* A due pass left to the caller (retention_later: callus gc --background,
+ * in a process of its own) is not run by the recording: what it would
+ * remove stays, the stamp is touched all the same (the next recordings
+ * start none), and the result names the lesson the pass keeps.  Run by
+ * the recording, the same pass removes it. */
+static void a_due_pass_is_left_to_the_caller(void **state)
+{
+	struct fixture *f = *state;
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_record_result res;
+	callus_learn_opts lo;
+	callus_gc_policy p;
+	callus_lesson l;
+	callus_diag d;
+	callus_diags ds = { &d, 1, 1, 0 };
+	callus_store *s = NULL;
+	char *dir = NULL, id[65], command[80], stamp[512], touch[600];
+	callus_record_opts opts = base_opts(f, &lo);
+
+	callus_gc_policy_default(&p);
+	p.lesson_days = 30;
+	p.batch = CALLUS_GC_BACKGROUND_BATCH;
+	assert_int_equal(callus_record_dir(&dir, f->ws, NULL), 0);
+	free(dir);
+	assert_int_equal(callus_store_open(&s, f->db, 5000, NULL), 0);
+	record(f, s, "src/a.c", "unknown type name foo_t", id);
+	assert_int_equal(sqlite3_exec(callus_store_db(s),
+				      "UPDATE lessons SET last_seen = '2001-01-01T00:00:00.000Z'",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	snprintf(stamp, sizeof(stamp), "%s/.callus/gc.stamp", f->ws);
+	snprintf(touch, sizeof(touch), "touch -d '2 days ago' '%s'", stamp);
+	assert_int_equal(system(touch), 0);
+
+	opts.store = s;
+	opts.retention = &p;
+	opts.retention_later = 1;
+	gcc_failure(f, "src/b.c", "implicit declaration of function bar", &l, &d, &lo, command);
+	if (callus_record_lesson(&l, &ds, 36, &opts, &res, &err) < 0)
+		fail_msg("record: %s", callus_error_message(&err));
+	assert_int_equal(res.gc_keep, l.id);
+	callus_record_result_release(&res);
+	callus_lesson_release(&l);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons"), 2);
+	/* not due again until the interval has passed */
+	gcc_failure(f, "src/c.c", "too few arguments to function qux", &l, &d, &lo, command);
+	assert_int_equal(callus_record_lesson(&l, &ds, 33, &opts, &res, &err), 0);
+	assert_int_equal(res.gc_keep, 0);
+	callus_record_result_release(&res);
+	callus_lesson_release(&l);
+
+	/* the recording's own pass, due again, removes the old lesson */
+	assert_int_equal(system(touch), 0);
+	opts.retention_later = 0;
+	gcc_failure(f, "src/d.c", "storage size of baz is not known", &l, &d, &lo, command);
+	assert_int_equal(callus_record_lesson(&l, &ds, 32, &opts, &res, &err), 0);
+	assert_int_equal(res.gc_keep, 0);
+	callus_record_result_release(&res);
+	callus_lesson_release(&l);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons"), 3);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM lessons WHERE file = 'src/a.c'"),
+			 0);
+	callus_error_release(&err);
+	callus_store_close(s);
+}
+
 /* The descriptors this process has open on path. */
 static int open_on(const char *path)
 {
@@ -576,6 +642,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(the_spool_is_left_near_the_deadline, setup, teardown),
 		cmocka_unit_test_setup_teardown(lent_store_stays_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(lent_store_under_retention, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_due_pass_is_left_to_the_caller, setup, teardown),
 		cmocka_unit_test_setup_teardown(own_store_opened_and_closed, setup, teardown),
 		cmocka_unit_test_setup_teardown(errors_learnt_with_their_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(busy_index_is_no_learning_failure, setup, teardown),
