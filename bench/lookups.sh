@@ -8,7 +8,11 @@
 #     (counted): its reply names the fix's note, looked up by its id;
 #   - `callus note ID --rule TEXT` of the store's first note, which each
 #     fix's reply offers: the rule goes to its errors' lessons;
-#   - `callus pending --state all`: its first 50.
+#   - `callus pending --state all`: its first 50;
+#   - the hook before an edit (Claude Code's PreToolUse of Edit) of a file
+#     callus knows: src/d0/f0.c, the store's error 0, failing for good, and
+#     the file of the newest error a resolution fixed; the replies of the
+#     two binaries are compared, and must be the same.
 # Run at two sizes to see what grows: instructions do not move with the
 # machine's load, as CPU time does.
 # Usage: bench/lookups.sh WS OLD NEW
@@ -62,9 +66,29 @@ for x in old new; do
 	}
 	eval "${x}_rule=\$(count $x /dev/null $bin note $note --rule 'check the argument first')"
 	eval "${x}_all=\$(count $x /dev/null $bin pending --state all)"
+	fixed=$(bench_store_sql "$ws/.callus/callus.db" "SELECT json_extract(files, '\$[0]')
+		FROM pending_errors WHERE state = 'fixed' AND resolution_id IS NOT NULL
+		ORDER BY id DESC LIMIT 1")
+	for f in src/d0/f0.c "$fixed"; do
+		jq -n --arg cwd "$ws" --arg f "$ws/$f" '{session_id: "s1", cwd: $cwd,
+			hook_event_name: "PreToolUse", tool_name: "Edit",
+			tool_input: {file_path: $f, old_string: "a", new_string: "b"}}' >"$work/edit.json"
+		(cd "$ws" && "$bin" hook claude <"$work/edit.json" >>"$work/$x-edits.txt")
+		eval "${x}_edit=\"\${${x}_edit:-}\${${x}_edit:+ / }\$(count $x $work/edit.json $bin hook claude)\""
+	done
 done
+cmp -s "$work/old-edits.txt" "$work/new-edits.txt" || {
+	echo "bench/lookups.sh: the two binaries told the edits different things:" >&2
+	diff "$work/old-edits.txt" "$work/new-edits.txt" >&2
+	exit 1
+}
+grep -q "failed .* times and was never fixed" "$work/new-edits.txt" || {
+	echo "bench/lookups.sh: the edit of src/d0/f0.c was told nothing of its error" >&2
+	exit 1
+}
 echo "| instructions, $(basename "$from") | OLD | NEW |"
 echo "|:---|---:|---:|"
 echo "| the passing check that fixes an error | $old_pass | $new_pass |"
 echo "| \`callus note ID --rule TEXT\` | $old_rule | $new_rule |"
 echo "| \`callus pending --state all\` | $old_all | $new_all |"
+echo "| the hook before an edit of a file failing for good / of one fixed | $old_edit | $new_edit |"

@@ -340,7 +340,7 @@ static void add_related(callus_buf *ctx, const cli_recorded *rec)
 /* Errors that failed permanently: a warning for the session ahead. */
 static void add_warnings(callus_buf *ctx, callus_store *store)
 {
-	callus_pending_filter f = { CALLUS_STATE_PERMANENT, NULL, 5 };
+	callus_pending_filter f = { CALLUS_STATE_PERMANENT, NULL, 5, 0 };
 	callus_pending *ps = NULL;
 	size_t n = 0;
 

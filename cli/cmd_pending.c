@@ -143,7 +143,7 @@ static int parse_state(int *out, const char *s)
 int cmd_pending(int argc, char **argv)
 {
 	callus_error err = CALLUS_ERROR_INIT;
-	callus_pending_filter f = { CALLUS_STATE_PENDING, NULL, 0 };
+	callus_pending_filter f = { CALLUS_STATE_PENDING, NULL, 0, 0 };
 	callus_pending *ps = NULL;
 	callus_store *store = NULL;
 	cli_workspace ws;
@@ -223,7 +223,7 @@ int cmd_warnings(int argc, char **argv)
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	callus_strlist files = CALLUS_STRLIST_INIT;
-	callus_pending_filter f = { CALLUS_STATE_PERMANENT, NULL, 0 };
+	callus_pending_filter f = { CALLUS_STATE_PERMANENT, NULL, 0, 0 };
 	callus_pending *ps = NULL;
 	callus_store *store = NULL;
 	cli_workspace ws;

@@ -29,7 +29,7 @@ const cli_spec cmd_status_spec = {
 
 static void print_errors(callus_store *store, int state, const char *title)
 {
-	callus_pending_filter f = { state, NULL, STATUS_LIST_MAX };
+	callus_pending_filter f = { state, NULL, STATUS_LIST_MAX, 0 };
 	callus_pending *ps = NULL;
 	size_t n = 0;
 

@@ -144,7 +144,7 @@ out:
 void cli_edit_context(callus_buf *ctx, callus_store *store, const char *rel, int build_index)
 {
 	callus_strlist files = { 0 }, seen = { 0 };
-	callus_pending_filter f = { -1, &files, 0 };
+	callus_pending_filter f = { -1, &files, 0, 1 };
 	callus_pending *ps = NULL;
 	size_t n = 0, npermanent = 0, nfixes = 0;
 

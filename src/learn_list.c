@@ -110,17 +110,28 @@ static int read_pending_row(sqlite3_stmt *st, void *item, void *ctx)
  * is written in the statement, not bound: a parameter compared with the
  * column of a partial index (pending_open's state = 'pending') makes SQLite
  * plan the statement again at its first step once it is bound. */
-static const char *list_sql(int state, int files)
+static const char *list_sql(int state, int files, int known)
 {
+	/* the few errors a file's edit is told of, by the file (schema 47);
+	 * their files read again (LIST_FILES), which a redaction pass may
+	 * have rewritten since.  The states' unary + keeps the planner from
+	 * reading every such error by pending_last instead. */
+	static const char known_sql[] = LIST_SQL(
+	    "(+p.state = 'permanent' OR (+p.state = 'fixed' AND p.resolution_id IS NOT NULL))"
+	    " AND p.id IN (SELECT pending_id FROM pending_files"
+	    "  WHERE file IN (SELECT value FROM json_each(?1)))",
+	    LIST_FILES);
 	static const char *const sql[][2] = {
 		[CALLUS_STATE_PENDING] = LIST_SQL_BOTH("p.state = 'pending'"),
 		[CALLUS_STATE_FIXED] = LIST_SQL_BOTH("p.state = 'fixed'"),
 		[CALLUS_STATE_PERMANENT] = LIST_SQL_BOTH("p.state = 'permanent'"),
 	};
 	static const char *const any[2] = { LIST_ANY(""), LIST_ANY(LIST_FILES) };
-	int known = state >= CALLUS_STATE_PENDING && state <= CALLUS_STATE_PERMANENT;
-
-	return known ? sql[state][files != 0] : any[files != 0];
+	if (files && known)
+		return known_sql;
+	return state >= CALLUS_STATE_PENDING && state <= CALLUS_STATE_PERMANENT
+		       ? sql[state][files != 0]
+		       : any[files != 0];
 }
 
 int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pending **out,
@@ -139,7 +150,7 @@ int callus_learn_list(callus_store *s, const callus_pending_filter *f, callus_pe
 		rc = callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 		goto out;
 	}
-	sq = sqlite3_prepare_v2(callus_store_db(s), list_sql(f ? f->state : -1, files != NULL), -1,
+	sq = sqlite3_prepare_v2(callus_store_db(s), list_sql(f ? f->state : -1, files != NULL, f && f->known), -1,
 				&st, NULL);
 	if (sq != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot read");

@@ -538,7 +538,7 @@ static int views(callus_store *store, const char *workspace, const char *agents_
 		 int agents_max, int check, int held, callus_error *err)
 {
 	callus_note_filter nf = { .layer = -1, .limit = VIEW_NOTES_MAX, .proven = 1, .brief = 1 };
-	callus_pending_filter wf = { CALLUS_STATE_PERMANENT, NULL, VIEW_WARNINGS_MAX };
+	callus_pending_filter wf = { CALLUS_STATE_PERMANENT, NULL, VIEW_WARNINGS_MAX, 0 };
 	callus_lesson_filter lf = { .limit = agents_max > 0 ? agents_max : 20, .brief = 1 };
 	callus_agents_content c;
 	callus_note *notes = NULL;

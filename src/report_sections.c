@@ -306,7 +306,7 @@ void callus_report_hotspots(report_ctx *c)
 
 void callus_report_permanent(report_ctx *c)
 {
-	callus_pending_filter f = {CALLUS_STATE_PERMANENT, NULL, CALLUS_REPORT_TOP};
+	callus_pending_filter f = { CALLUS_STATE_PERMANENT, NULL, CALLUS_REPORT_TOP, 0 };
 	callus_pending *ps = NULL;
 	size_t n = 0;
 	int64_t all = callus_report_int(

@@ -310,6 +310,10 @@ typedef struct callus_pending_filter {
 	int state;              /* a callus_error_state, or -1 for all */
 	const callus_strlist *files; /* only errors naming one of them; NULL: all */
 	int limit;              /* 0: no limit */
+	int known;              /* with files: only those failing for good or
+				 * fixed by a resolution, found through their
+				 * files (pending_files), where any other
+				 * filter reads every error's */
 } callus_pending_filter;
 
 /* Newest (last failure) first.  Free with callus_pendings_free(). */

@@ -41,13 +41,26 @@ static inline int test_wrong_sketches(sqlite3 *db)
 }
 
 /* a signature's run errors indexed only where their message is its own,
- * and the references of fixes and suggestions not indexed, as before
- * schema 47 */
+ * the references of fixes and suggestions not indexed, and no files of
+ * the errors known, as before schema 47 */
 #define TEST_AS_BEFORE_47                                                               \
 	"DROP INDEX run_errors_sig;"                                                    \
 	"CREATE INDEX run_errors_sig ON run_errors(sig) WHERE message = '';"            \
 	"DROP INDEX pending_resolution;"                                                \
-	"DROP INDEX applications_suggestion;"
+	"DROP INDEX applications_suggestion;"                                           \
+	"DROP TRIGGER errors_closed; DROP TRIGGER totals_error_out;"                    \
+	"DROP TABLE pending_files;"                                                     \
+	"CREATE TRIGGER errors_closed AFTER UPDATE OF state ON pending_errors"          \
+	"  WHEN NEW.state <> OLD.state BEGIN"                                           \
+	"  SELECT RAISE(ABORT, 'a fixed or permanent error stays so')"                  \
+	"  WHERE OLD.state <> 'pending';"                                               \
+	"  UPDATE totals SET pending = pending - 1, fixed = fixed + (NEW.state = 'fixed'),"\
+	"  permanent = permanent + (NEW.state = 'permanent'); END;"                      \
+	"CREATE TRIGGER totals_error_out AFTER DELETE ON pending_errors"                \
+	"  BEGIN UPDATE totals SET pending = pending - (OLD.state = 'pending'),"        \
+	"  fixed = fixed - (OLD.state = 'fixed'),"                                      \
+	" permanent = permanent - (OLD.state = 'permanent');"                           \
+	"  END;"
 
 /* the triggers of one table and one event apart, as before schema 46 joined
  * them: their texts as schema 45 had them */

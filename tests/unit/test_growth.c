@@ -21,6 +21,7 @@
 #include "callus/learn.h"
 #include "callus/notes.h"
 #include "callus/store.h"
+#include "callus/strlist.h"
 
 #include "steps_helpers.h"
 #include "store_internal.h"
@@ -216,7 +217,7 @@ static long long list_steps(const fixture *f, const char *name, int n)
 	char ws[128];
 	callus_store *s = NULL;
 	callus_pending *ps = NULL;
-	callus_pending_filter all = { -1, NULL, 5 };
+	callus_pending_filter all = { -1, NULL, 5, 0 };
 	size_t count = 0;
 	long long steps;
 
@@ -244,6 +245,91 @@ static void every_states_list_reads_its_first_rows(void **state)
 
 	assert_flat("every state's first rows", list_steps(f, "small", SMALL),
 		    list_steps(f, "large", LARGE));
+}
+
+/* n pending errors, each of a file of its own (f<id>.c), closed by an
+ * UPDATE as learning closes them: a third failing for good, a third fixed
+ * by a resolution of their own, a third left pending. */
+#define KNOWN_STORE                                                                          \
+	"WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < %d)"         \
+	" INSERT INTO signatures (id, error_type, message_pattern, original, tool,"            \
+	" first_seen, last_seen) SELECT printf('%%064x', i), 'E', 'word' || i, 'word' || i,"   \
+	" 'gcc', 1, 1 FROM k;"                                                                  \
+	"INSERT INTO checks (id, tool, args, dir) VALUES (1, 'gcc', '-c x.c', '');"             \
+	"INSERT INTO resolutions (id, signature_id, description, code_changes, created_at)"    \
+	" SELECT sig, id, 'd', '+x', '2001' FROM signatures;"                                   \
+	"INSERT INTO pending_errors (id, check_id, sig, first_failure_at, last_failure_at,"    \
+	" files) SELECT sig, 1, sig, '2001', '2001', json_array('f' || sig || '.c', 'common.h')" \
+	" FROM signatures;"                                                                     \
+	"UPDATE pending_errors SET state = 'permanent' WHERE id %% 3 = 1;"                      \
+	"UPDATE pending_errors SET state = 'fixed', resolution_id = id WHERE id %% 3 = 2;"
+
+/* The errors of file told to the hook before its edit, their ids in ids
+ * (at most 8, 0-ended). */
+static void known_of(callus_store *s, const char *file, int64_t *ids)
+{
+	callus_strlist files = { 0 };
+	callus_pending_filter known = { -1, &files, 0, 1 };
+	callus_pending *ps = NULL;
+	size_t count = 0, i;
+
+	assert_int_equal(callus_strlist_add(&files, file, strlen(file)), 0);
+	assert_int_equal(callus_learn_list(s, &known, &ps, &count, NULL), 0);
+	assert_true(count < 8);
+	for (i = 0; i < count; i++)
+		ids[i] = ps[i].id;
+	ids[i] = 0;
+	callus_pendings_free(ps, count);
+	callus_strlist_release(&files);
+}
+
+static long long known_steps(const fixture *f, const char *name, int n)
+{
+	char ws[128];
+	callus_store *s = NULL;
+	int64_t ids[8];
+	long long steps;
+
+	grown(f, name, n, KNOWN_STORE, ws, sizeof(ws), &s);
+	steps_start(s, &steps);
+	known_of(s, "f7.c", ids);
+	steps_done(s, &steps);
+	/* error 7 failed for good, 8 was fixed by a resolution; 9 is pending */
+	assert_int_equal(ids[0], 7);
+	assert_int_equal(ids[1], 0);
+	known_of(s, "f8.c", ids);
+	assert_int_equal(ids[0], 8);
+	known_of(s, "f9.c", ids);
+	assert_int_equal(ids[0], 0);
+	/* a redaction pass rewrites an error's files: found by the new name */
+	assert_int_equal(sqlite3_exec(callus_store_db(s),
+				      "UPDATE pending_errors SET files = '[\"g7.c\"]' WHERE id = 7",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	known_of(s, "f7.c", ids);
+	assert_int_equal(ids[0], 0);
+	known_of(s, "g7.c", ids);
+	assert_int_equal(ids[0], 7);
+	/* an error removed takes its files' entries with it */
+	assert_int_equal(sqlite3_exec(callus_store_db(s), "DELETE FROM pending_errors WHERE id = 7",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	assert_int_equal(callus_store_query_int(s, "SELECT count(*) FROM pending_files"
+						   " WHERE pending_id = 7"),
+			 0);
+	callus_store_close(s);
+	return steps;
+}
+
+/* The hook before an edit of a file callus knows tells of its errors that
+ * failed for good or were fixed: found through their files (schema 47's
+ * pending_files), not by reading every error's. */
+static void a_files_known_errors_are_found_by_the_file(void **state)
+{
+	const fixture *f = *state;
+
+	assert_flat("a file's known errors", known_steps(f, "small", SMALL),
+		    known_steps(f, "large", LARGE));
 }
 
 /* n snapshots, each its own pending error's, failing now; and two errors
@@ -350,6 +436,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_prune_looks_at_its_own_errors_snapshots, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(removals_follow_indexed_references, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_files_known_errors_are_found_by_the_file, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -231,7 +231,7 @@ static void pass_run(fixture *f, const char *args, callus_learn_result *res)
 
 static size_t count_state(fixture *f, int state)
 {
-	callus_pending_filter flt = { state, NULL, 0 };
+	callus_pending_filter flt = { state, NULL, 0, 0 };
 	callus_pending *ps = NULL;
 	size_t n = 0;
 
@@ -1320,7 +1320,7 @@ static void third_failure_is_permanent_and_warned(void **state)
 	fixture *f = *state;
 	callus_learn_result r;
 	callus_strlist want = CALLUS_STRLIST_INIT, other = CALLUS_STRLIST_INIT;
-	callus_pending_filter flt = { CALLUS_STATE_PERMANENT, &want, 0 };
+	callus_pending_filter flt = { CALLUS_STATE_PERMANENT, &want, 0, 0 };
 	callus_pending *ps = NULL;
 	size_t n = 0;
 
@@ -1364,7 +1364,7 @@ static void list_by_files(void **state)
 	fixture *f = *state;
 	callus_learn_result r;
 	callus_strlist want = { 0 };
-	callus_pending_filter flt = { -1, &want, 1 };
+	callus_pending_filter flt = { -1, &want, 1, 0 };
 	callus_pending *ps = NULL;
 	size_t n = 0;
 
@@ -1392,7 +1392,7 @@ static void two_errors_one_fixed(void **state)
 {
 	fixture *f = *state;
 	callus_learn_result r;
-	callus_pending_filter flt = { CALLUS_STATE_PENDING, NULL, 0 };
+	callus_pending_filter flt = { CALLUS_STATE_PENDING, NULL, 0, 0 };
 	callus_pending *ps = NULL;
 	size_t n = 0;
 
