@@ -12,7 +12,10 @@
 #   - the hook before an edit (Claude Code's PreToolUse of Edit) of a file
 #     callus knows: src/d0/f0.c, the store's error 0, failing for good, and
 #     the file of the newest error a resolution fixed; the replies of the
-#     two binaries are compared, and must be the same.
+#     two binaries are compared, and must be the same;
+#   - a failing hook (a new error, the store's gcc error 500,000) whose
+#     retention pass is due ([retention] gc_hours = 24, the stamp two days
+#     old): the hook's own process, not a pass it starts apart.
 # Run at two sizes to see what grows: instructions do not move with the
 # machine's load, as CPU time does.
 # Usage: bench/lookups.sh WS OLD NEW
@@ -77,6 +80,21 @@ for x in old new; do
 		eval "${x}_edit=\"\${${x}_edit:-}\${${x}_edit:+ / }\$(count $x $work/edit.json $bin hook claude)\""
 	done
 done
+# the pass due last: it may remove what the rows above read
+for x in old new; do
+	ws=$work/ws-$x
+	bin=$(bench_bin_of "$x")
+	bench_fail_payload "$work" 500000 "$ws" "$work/$x-due.json" own
+	printf '[retention]\ngc_hours = 24\n' >"$ws/.callus/config"
+	touch -d "2 days ago" "$ws/.callus/gc.stamp"
+	eval "${x}_due=\$(count $x $work/$x-due.json $bin hook generic)"
+	[ -z "$(find "$ws/.callus/gc.stamp" -mmin +60)" ] || {
+		echo "bench/lookups.sh: the $x binary's hook ran no retention pass" >&2
+		exit 1
+	}
+done
+# a pass started apart ends before the copies are removed
+sleep 5
 cmp -s "$work/old-edits.txt" "$work/new-edits.txt" || {
 	echo "bench/lookups.sh: the two binaries told the edits different things:" >&2
 	diff "$work/old-edits.txt" "$work/new-edits.txt" >&2
@@ -92,3 +110,4 @@ echo "| the passing check that fixes an error | $old_pass | $new_pass |"
 echo "| \`callus note ID --rule TEXT\` | $old_rule | $new_rule |"
 echo "| \`callus pending --state all\` | $old_all | $new_all |"
 echo "| the hook before an edit of a file failing for good / of one fixed | $old_edit | $new_edit |"
+echo "| a failing hook whose retention pass is due | $old_due | $new_due |"
