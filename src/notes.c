@@ -1019,6 +1019,30 @@ static int end_transaction(callus_store *s, int began, int rc, callus_error *err
 	return callus_store_exec(s, "COMMIT", err);
 }
 
+/* The note id names (a prefix), as its file says now: the folder's
+ * changes taken in (a bounded sync: a new or removed file at once), then
+ * that note's own file wherever the sync's slice is.  A whole sync read
+ * every note and looked at every file for the one a person named (callus
+ * note --rule, which each fix's reply offers: 28 million instructions of
+ * its 64 at 100,000 recordings). */
+static int get_synced(callus_store *s, const char *workspace, const char *id, callus_note *n,
+		      callus_error *err)
+{
+	char full[CALLUS_NOTE_ID_LEN + 1];
+	size_t changed = 0;
+	int rc;
+
+	if ((rc = callus_notes_sync_bounded(s, workspace, NULL, err)) < 0 ||
+	    (rc = callus_notes_get(s, id, n, err)) < 0)
+		return rc;
+	if ((rc = callus_notes_sync_one(s, workspace, n->id, &changed, err)) < 0 || !changed)
+		return rc;
+	/* its file was edited: the row as it took it in */
+	snprintf(full, sizeof(full), "%s", n->id);
+	callus_note_release(n);
+	return callus_notes_get(s, full, n, err);
+}
+
 int callus_notes_set_rule(callus_store *s, const char *workspace, const char *id,
 			  const char *rule, callus_error *err)
 {
@@ -1034,8 +1058,7 @@ int callus_notes_set_rule(callus_store *s, const char *workspace, const char *id
 	}
 	if ((rc = in_transaction(s, err, &began)) < 0)
 		goto out;
-	if ((rc = callus_notes_sync(s, workspace, NULL, err)) < 0 ||
-	    (rc = callus_notes_get(s, id, &n, err)) < 0)
+	if ((rc = get_synced(s, workspace, id, &n, err)) < 0)
 		goto end;
 	{
 		sqlite3_stmt *st = NULL;
@@ -1120,8 +1143,7 @@ int callus_notes_retire(callus_store *s, const char *workspace, const char *id,
 		return callus_error_set(err, CALLUS_ENOMEM, "out of memory");
 	if ((rc = in_transaction(s, err, &began)) < 0)
 		goto out;
-	if ((rc = callus_notes_sync(s, workspace, NULL, err)) < 0 ||
-	    (rc = callus_notes_get(s, id, &n, err)) < 0)
+	if ((rc = get_synced(s, workspace, id, &n, err)) < 0)
 		goto end;
 	if ((sq = callus_notes_mark_retired(s, n.id, now)) != SQLITE_OK) {
 		rc = callus_store_db_error(s, err, sq, "cannot retire the note in");

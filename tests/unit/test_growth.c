@@ -144,7 +144,8 @@ static void a_note_is_found_by_its_prefix_alone(void **state)
 }
 
 /* n runs, each with one error of its own signature and a lesson of its
- * own; the first signature has the note 'n1'. */
+ * own; the first signature has the note 'a1b2c3d4e5f6', every other one a
+ * note of its own. */
 #define RUNS_STORE                                                                           \
 	"WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < %d)"         \
 	" INSERT INTO signatures (id, error_type, message_pattern, original, tool,"            \
@@ -159,18 +160,30 @@ static void a_note_is_found_by_its_prefix_alone(void **state)
 	"INSERT INTO lesson_runs SELECT sig, sig FROM signatures;"                              \
 	"INSERT INTO notes (id, signature_id, title, created_at, updated_at)"                   \
 	" SELECT 'a1b2c3d4e5f6', id, 't', '2001', '2001' FROM signatures WHERE sig = 1;"        \
-	"INSERT INTO note_signatures SELECT id, 'a1b2c3d4e5f6' FROM signatures WHERE sig = 1;"
+	"INSERT INTO note_signatures SELECT id, 'a1b2c3d4e5f6' FROM signatures WHERE sig = 1;"  \
+	"INSERT INTO notes (id, signature_id, title, created_at, updated_at)"                   \
+	" SELECT printf('%%012x', sig), id, 't' || sig, '2001', '2001' FROM signatures"        \
+	" WHERE sig > 1;"
 
 static long long rule_steps(const fixture *f, const char *name, int n)
 {
-	char ws[128];
+	char ws[128], path[192], text[4096];
+	FILE *fp;
+	size_t len;
 	callus_store *s = NULL;
 	sqlite3_stmt *st = NULL;
 	long long steps;
 
 	grown(f, name, n, RUNS_STORE, ws, sizeof(ws), &s);
-	/* the note's file first, so that only the rule's work is counted */
+	/* the notes' files first, and a recording's bounded sync (which
+	 * leaves its cursor), so that only the rule's work is counted */
 	assert_int_equal(callus_notes_sync(s, ws, NULL, NULL), 0);
+	assert_int_equal(callus_notes_sync_bounded(s, ws, NULL, NULL), 0);
+	/* a person's words added to the note's file since, in place */
+	snprintf(path, sizeof(path), "%s/.callus/notes/a1b2c3d4e5f6.md", ws);
+	assert_non_null(fp = fopen(path, "a"));
+	fputs("\n## Why\n\nThe header was never included.\n", fp);
+	assert_int_equal(fclose(fp), 0);
 	steps_start(s, &steps);
 	assert_int_equal(callus_notes_set_rule(s, ws, "a1b2c3d4e5f6", "check it first", NULL), 0);
 	steps_done(s, &steps);
@@ -183,13 +196,21 @@ static long long rule_steps(const fixture *f, const char *name, int n)
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0), "1");
 	sqlite3_finalize(st);
+	/* the file has the rule and kept the person's words */
+	assert_non_null(fp = fopen(path, "r"));
+	len = fread(text, 1, sizeof(text) - 1, fp);
+	text[len] = '\0';
+	fclose(fp);
+	assert_non_null(strstr(text, "check it first"));
+	assert_non_null(strstr(text, "The header was never included."));
 	callus_store_close(s);
 	return steps;
 }
 
 /* `callus note ID --rule`, which every fix's reply offers, reaches the
  * note's lessons through its signatures' run errors: looked up by the
- * signature, not read all. */
+ * signature, not read all; and takes in a person's edit of that note's
+ * file first, not every note's file. */
 static void a_notes_rule_reads_its_own_errors(void **state)
 {
 	const fixture *f = *state;
