@@ -432,11 +432,11 @@
 	" AND " p ".resolution_id IS NOT NULL))"
 
 /* The files of such errors in pending_files (schema 47), kept by the
- * triggers of an error's close and removal, joined into them. */
+ * triggers of an error's close and removal, joined into them: short, as
+ * every process that opens the store parses them (by the error's id
+ * first, its removal reads no JSON). */
 #define PENDING_FILES_OUT                                                                   \
-	"  DELETE FROM pending_files WHERE OLD.state <> 'pending' AND pending_id = OLD.id"   \
-	"  AND file IN (SELECT value FROM json_each(iif(json_valid(OLD.files),"             \
-	"  OLD.files, '[]')));"
+	"  DELETE FROM pending_files WHERE pending_id = OLD.id AND OLD.state <> 'pending';"
 #define ERRORS_CHANGED_47                                                                   \
 	"CREATE TRIGGER errors_closed AFTER UPDATE OF state, files ON pending_errors"       \
 	"  WHEN NEW.state <> OLD.state OR NEW.files IS NOT OLD.files BEGIN"                 \
@@ -445,7 +445,7 @@
 	"  UPDATE totals SET pending = pending - 1, fixed = fixed + (NEW.state = 'fixed'),"  \
 	"  permanent = permanent + (NEW.state = 'permanent') WHERE NEW.state <> OLD.state;"  \
 	PENDING_FILES_OUT                                                                   \
-	"  INSERT OR IGNORE INTO pending_files SELECT value, NEW.id FROM"                   \
+	"  INSERT OR IGNORE INTO pending_files SELECT NEW.id, value FROM"                   \
 	"  json_each(iif(json_valid(NEW.files), NEW.files, '[]')) WHERE"                    \
 	"  " PENDING_KNOWN("NEW") " AND type = 'text' AND value <> ''; END;"                  \
 	"CREATE TRIGGER totals_error_out AFTER DELETE ON pending_errors"                    \
@@ -1264,9 +1264,10 @@ static const char *const migrations[] = {
 	  * 100,000 recordings, for a file callus knew).  Kept by the
 	  * errors' triggers, joined into those there were: an error
 	  * closed, its files rewritten (a redaction pass), removed. */
-	 "CREATE TABLE pending_files (file TEXT NOT NULL, pending_id INTEGER NOT NULL,"
-	 "  PRIMARY KEY (file, pending_id)) WITHOUT ROWID;"
-	 "INSERT OR IGNORE INTO pending_files SELECT j.value, p.id FROM pending_errors p,"
+	 "CREATE TABLE pending_files (pending_id INTEGER NOT NULL, file TEXT NOT NULL,"
+	 "  PRIMARY KEY (pending_id, file)) WITHOUT ROWID;"
+	 "CREATE INDEX pending_files_file ON pending_files(file);"
+	 "INSERT OR IGNORE INTO pending_files SELECT p.id, j.value FROM pending_errors p,"
 	 "  json_each(iif(json_valid(p.files), p.files, '[]')) j WHERE " PENDING_KNOWN("p")
 	 "  AND j.type = 'text' AND j.value <> '';"
 	 "DROP TRIGGER errors_closed; DROP TRIGGER totals_error_out;"
