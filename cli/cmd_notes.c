@@ -267,7 +267,10 @@ static int retired_note(callus_store *store, const char *id)
 	return retired;
 }
 
-static int open_synced(callus_store **store, cli_workspace *ws, int need_redactor)
+/* The store, the note files taken in by sync (cli_notes_sync, or the
+ * bounded sync when each note named is taken in on its own). */
+static int open_synced(callus_store **store, cli_workspace *ws, int need_redactor,
+		       int (*sync)(callus_store *, const cli_workspace *, callus_error *))
 {
 	callus_error err = CALLUS_ERROR_INIT;
 	int rc;
@@ -281,7 +284,7 @@ static int open_synced(callus_store **store, cli_workspace *ws, int need_redacto
 		rc = cli_open_store(store, ws, 1);
 	if (rc != 0)
 		return rc;
-	if (cli_notes_sync(*store, ws, &err) < 0) {
+	if (sync(*store, ws, &err) < 0) {
 		/* the store still answers: say it, go on */
 		cli_error("note files not read: %s", callus_error_message(&err));
 		callus_error_release(&err);
@@ -313,7 +316,7 @@ int cmd_notes(int argc, char **argv)
 			  layer ? "--layer" : all ? "--all" : "--limit");
 		return 2;
 	}
-	rc = open_synced(&store, &ws, 0);
+	rc = open_synced(&store, &ws, 0, cli_notes_sync);
 	if (rc == -2)
 		return 1;
 	if (rc < 0) {
@@ -381,7 +384,9 @@ int cmd_note(int argc, char **argv)
 		cli_error("--rule wants one line of text");
 		return 2;
 	}
-	rc = open_synced(&store, &ws, 1);
+	/* a rule or a retirement takes in the note's own file (notes.c),
+	 * not every note's */
+	rc = open_synced(&store, &ws, 1, cli_notes_sync_bounded);
 	if (rc == -2)
 		return 1;
 	if (rc != 0) {
