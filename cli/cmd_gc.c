@@ -24,16 +24,16 @@
 #include <sys/stat.h>
 
 static int json, dry_run, background;
-static long keep = -1;
+static long keep = LONG_MIN; /* LONG_MIN: not given */
 
 static const cli_option gc_options[] = {
 	{ CLI_OPT_FLAG, 0, "dry-run", &dry_run, NULL,
 	  "say what the pass would remove now, and change nothing" },
 	{ CLI_OPT_FLAG, 0, "json", &json, NULL, "print what was removed as a JSON object" },
 	{ CLI_OPT_FLAG, 0, "background", &background, NULL,
-	  "the bounded pass a recording starts when it is due, and nothing printed" },
+	  "the bounded pass a recording starts when due; prints nothing" },
 	{ CLI_OPT_INT, 0, "keep", &keep, "ID",
-	  "with --background: a lesson the pass keeps (the one its recording told of)" },
+	  "with --background: a lesson it keeps (the one told of)" },
 	CLI_END
 };
 
@@ -75,12 +75,14 @@ const cli_spec cmd_gc_spec = {
 	"failure's, or a lesson recorded by hand) run the same policy in the\n"
 	"background, a batch at a time, once every [retention] gc_hours (24; 0:\n"
 	"never): the recording starts `callus gc --background --keep ID` in a process\n"
-	"of its own, which applies the policy at most 500 records of each kind at a\n"
-	"time, without the sweep of .lessons/ or VACUUM, keeps lesson ID (the one the\n"
-	"recording told of), prints nothing, and says what it removed, or why it\n"
-	"failed, in the log; the recording does not wait for it. With it on, a recording that adds a lesson past [retention] lessons\n"
-	"removes the least valuable at once (down to a hundredth under it, at most\n"
-	"100), so .lessons/ never holds more (callus import: once, at its end).\n"
+	"of its own, which it does not wait for (a queued failure's drainer runs the\n"
+	"pass itself, and so does a recording that cannot start one): at most 500\n"
+	"records of each kind at a time, without the sweep of .lessons/ or VACUUM,\n"
+	"lesson ID (the one the recording told of) kept, nothing printed, and what it\n"
+	"removed, or why it removed nothing, said in the log. With it on, a recording\n"
+	"that adds a lesson past [retention] lessons removes the least valuable at\n"
+	"once (down to a hundredth under it, at most 100), so .lessons/ never holds\n"
+	"more (callus import: once, at its end).\n"
 	"A store an earlier callus (or deja) wrote is redacted again by this callus's\n"
 	"redactor, every text of it, once: what it finds that the older one did not\n"
 	"is replaced, and the lessons' pages, note files and log lines holding it\n"
@@ -177,37 +179,15 @@ static void repaired_said(const callus_views_report *vr, const char *agents)
 }
 
 /* --background: the pass a recording starts when it is due (record.h's
- * retention_later), with the recording's bounds: a batch of each kind,
- * no sweep, no VACUUM, no views repair (the next recording's).  Nobody
- * reads its output: the log says what it did. */
+ * retention_later), with the recording's bounds (cli_gc_pass). */
 static int background_pass(void)
 {
-	callus_error err = CALLUS_ERROR_INIT;
-	callus_store *store = NULL;
-	callus_gc_policy p;
-	callus_gc_result r = { 0 };
 	cli_workspace ws;
-	int rc = 1;
+	int rc;
 
 	if (cli_workspace_setup(&ws, NULL, 1) < 0)
 		return 1;
-	/* its rules unknown, the recordings start no pass (the stamp is not
-	 * touched); a pass started by hand meanwhile removes nothing */
-	if (ws.config_unread)
-		goto out;
-	cli_gc_policy(&ws, &p, NULL, NULL);
-	p.keep_lesson = keep > 0 ? (int64_t)keep : 0;
-	if ((rc = cli_open_store(&store, &ws, 0)) != 0) {
-		rc = rc < 0;
-		goto out;
-	}
-	rc = callus_record_gc(store, ws.root, &p, callus_config_get(ws.config, "lessons", "file"),
-			      (int)cli_config_long(&ws, "lessons", "max", 20), &r, &err, NULL, NULL);
-	callus_record_gc_log(ws.root, rc, &err, &r, CALLUS_RECORD_GC_BACKGROUND_SAID);
-	rc = rc < 0;
-out:
-	callus_store_close(store);
-	callus_error_release(&err);
+	rc = cli_gc_pass(&ws, keep > 0 ? (int64_t)keep : 0) < 0;
 	cli_workspace_release(&ws);
 	return rc;
 }
@@ -233,7 +213,7 @@ int cmd_gc(int argc, char **argv)
 		cli_error("--background prints nothing: it goes with neither --dry-run nor --json");
 		return 2;
 	}
-	if (keep != -1 && (!background || keep < 1)) {
+	if (keep != LONG_MIN && (!background || keep < 1)) {
 		cli_error(background ? "--keep takes a lesson's id, a number from 1"
 				     : "--keep goes with --background");
 		return 2;

@@ -30,20 +30,23 @@ int cli_detached_prepare(cli_detached *d, const char *dir, const char *const arg
 	return 0;
 }
 
-void cli_detached_start(const cli_detached *d)
+int cli_detached_start(const cli_detached *d)
 {
 	pid_t pid;
+	int st = 1;
 
 	if (!d->ready)
-		return;
+		return -1;
 	/* _Fork: no atfork handlers, which a signal handler may not run; the
 	 * children only exec */
 	pid = _Fork();
 	if (pid == 0) {
 		int fd;
 
-		if (_Fork() != 0)
-			_exit(0);
+		pid_t again = _Fork();
+
+		if (again != 0)
+			_exit(again < 0);
 		setsid();
 		if ((fd = open("/dev/null", O_RDWR)) >= 0) {
 			dup2(fd, 0);
@@ -57,14 +60,14 @@ void cli_detached_start(const cli_detached *d)
 		_exit(127);
 	}
 	if (pid > 0)
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
+	return pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-void cli_run_detached(const char *dir, const char *const argv[])
+int cli_run_detached(const char *dir, const char *const argv[])
 {
 	cli_detached d;
 
-	if (cli_detached_prepare(&d, dir, argv) == 0)
-		cli_detached_start(&d);
+	return cli_detached_prepare(&d, dir, argv) == 0 ? cli_detached_start(&d) : -1;
 }

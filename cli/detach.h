@@ -32,10 +32,13 @@ typedef struct cli_detached {
 int cli_detached_prepare(cli_detached *d, const char *dir, const char *const argv[]);
 
 /* Start d (async-signal-safe; nothing when d is not ready).  Returns once
- * the intermediate child is reaped; the program itself runs on. */
-void cli_detached_start(const cli_detached *d);
+ * the intermediate child is reaped, the program itself running on: 0, or
+ * -1 when no process could be started (d not ready, a fork refused).  An
+ * exec that fails after (the binary replaced meanwhile) is not seen. */
+int cli_detached_start(const cli_detached *d);
 
-/* Prepare and start at once: `callus ARGV...` in dir, detached. */
-void cli_run_detached(const char *dir, const char *const argv[]);
+/* Prepare and start at once: `callus ARGV...` in dir, detached; 0 or -1
+ * as cli_detached_start(). */
+int cli_run_detached(const char *dir, const char *const argv[]);
 
 #endif

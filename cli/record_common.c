@@ -1174,6 +1174,38 @@ void cli_workspace_cwd_inside(cli_workspace *ws)
 	ws->cwd_rel = cli_workspace_rel(ws, ".");
 }
 
+int cli_gc_pass(const cli_workspace *ws, int64_t keep)
+{
+	callus_error err = CALLUS_ERROR_INIT;
+	callus_store *store = NULL;
+	callus_gc_policy p;
+	callus_gc_result r = { 0 };
+	int rc;
+
+	/* nobody reads what the pass prints: the log says what it did, or
+	 * why it did nothing */
+	if (ws->config_unread) {
+		rc = callus_error_set(&err, CALLUS_EINVAL,
+				      ".callus/config cannot be read, so what [retention] keeps is "
+				      "unknown: nothing removed ('callus doctor')");
+		goto said;
+	}
+	cli_gc_policy(ws, &p, NULL, NULL);
+	p.keep_lesson = keep;
+	if ((rc = cli_open_store(&store, ws, 0)) != 0) {
+		rc = rc < 0 ? callus_error_set(&err, CALLUS_EIO, "the store cannot be opened") : 0;
+		goto said;
+	}
+	rc = callus_record_gc(store, ws->root, &p, callus_config_get(ws->config, "lessons", "file"),
+			      (int)cli_config_long(ws, "lessons", "max", 20), &r, &err, NULL, NULL);
+said:
+	if (rc < 0 || store)
+		callus_record_gc_log(ws->root, rc, &err, &r, CALLUS_RECORD_GC_BACKGROUND_SAID);
+	callus_store_close(store);
+	callus_error_release(&err);
+	return rc < 0 ? -1 : 0;
+}
+
 void cli_gc_later(const cli_workspace *ws, int64_t keep)
 {
 	/* the detached program's arguments outlive this call (detach.h) */
@@ -1181,7 +1213,12 @@ void cli_gc_later(const cli_workspace *ws, int64_t keep)
 	static const char *const argv[] = { "callus", "gc", "--background", "--keep", id, NULL };
 
 	snprintf(id, sizeof id, "%lld", (long long)keep);
-	cli_run_detached(ws->root, argv);
+	/* no process could be started (no /proc to find this program by, a
+	 * fork refused): the stamp is touched, so the pass runs here, as it
+	 * did before it had a process of its own, or a day would go by
+	 * without one, and the next, for as long as that lasts */
+	if (cli_run_detached(ws->root, argv) < 0)
+		(void)cli_gc_pass(ws, keep);
 }
 
 void cli_embed_later(const cli_workspace *ws)

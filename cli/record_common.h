@@ -337,6 +337,13 @@ void cli_embed_later(const cli_workspace *ws);
  */
 void cli_gc_later(const cli_workspace *ws, int64_t keep);
 
+/* That pass, here: [retention] read from ws's config, batches of each kind,
+ * no sweep or VACUUM, lesson keep (0: none) kept; what it removed, or why it
+ * removed nothing, said in the log (gc_removed, gc_failed).  0, or -1 when
+ * it failed.  What cli_gc_later() starts, and runs itself when it cannot
+ * start it. */
+int cli_gc_pass(const cli_workspace *ws, int64_t keep);
+
 /* dir relative to ws's root ("" at the root, and for a directory outside
  * it or one that cannot be resolved); owned by the caller, NULL without
  * memory. */

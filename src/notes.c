@@ -242,12 +242,13 @@ int callus_notes_get(callus_store *s, const char *id, callus_note *out, callus_e
 		return callus_error_set(err, CALLUS_EINVAL,
 					"'%s' is not a note id (4 to %d hex digits)", id ? id : "",
 					CALLUS_NOTE_ID_LEN);
-	/* The prefix as a range of the primary key's index: ids are lowercase
-	 * hex, all below the prefix followed by a 'g'.  A substr() of the id
-	 * read every note, and a fixing pass's reply looks its note up here. */
+	/* The prefix as a range of the primary key's index, bounded by a byte
+	 * no UTF-8 text holds (an id callus did not make may hold more than
+	 * hex).  A substr() of the id read every note, and a fixing pass's
+	 * reply looks its note up here. */
 	sq = sqlite3_prepare_v2(callus_store_db(s),
-				"SELECT " NOTE_COLUMNS " FROM notes n WHERE n.id >= ?1 AND n.id < ?1 || 'g'"
-				" LIMIT 2",
+				"SELECT " NOTE_COLUMNS " FROM notes n WHERE n.id >= ?1"
+				" AND n.id < ?1 || x'ff' LIMIT 2",
 				-1, &st, NULL);
 	if (sq != SQLITE_OK)
 		return callus_store_db_error(s, err, sq, "cannot read notes in");

@@ -35,6 +35,11 @@ int callus_store_db_error(callus_store *s, callus_error *err, int rc, const char
 /* Run SQL with no results; err as above. */
 int callus_store_exec(callus_store *s, const char *sql, callus_error *err);
 
+/* Pending error id's files listed again in pending_files (schema 47), as
+ * its triggers list them when it closes: after its files were rewritten
+ * (a redaction pass).  An SQLite code. */
+int callus_store_pending_files_again(callus_store *s, int64_t id);
+
 /* A write transaction (BEGIN IMMEDIATE) waiting at most wait_ms for the
  * lock, not the store's timeout: work that can be left for later (a
  * note's file after its pass's commit) need not hold a hook up.  0, or

@@ -508,6 +508,12 @@ static int write_batch(callus_store *s, const char *workspace, const text_table 
 	 * again from the store by its next reader (fileindex.h) */
 	if (sq == SQLITE_OK && t->after == AFTER_FILES && files)
 		callus_fileindex_remove(s);
+	/* and an error's files as pending_files lists them (schema 47),
+	 * which the triggers keep only as errors close and go */
+	for (size_t i = 0; sq == SQLITE_OK && files && !strcmp(t->name, "pending_errors") &&
+			   i < b->n;
+	     i++)
+		sq = callus_store_pending_files_again(s, b->rows[i].rowid);
 	return sq;
 }
 

@@ -434,25 +434,55 @@
 /* The files of such errors in pending_files (schema 47), kept by the
  * triggers of an error's close and removal, joined into them: short, as
  * every process that opens the store parses them (by the error's id
- * first, its removal reads no JSON). */
+ * first, its removal reads no JSON), and of the state alone, as the
+ * statements that rewrite an error's files at each recurrence compile the
+ * triggers of what they set.  A redaction pass, which rewrites the files
+ * of closed errors, lists them again (store_redact.c). */
+#define PENDING_FILES_OF(e)                                                                 \
+	"SELECT " e ".id, value FROM json_each(iif(json_valid(" e ".files), " e ".files,"     \
+	" '[]')) WHERE " PENDING_KNOWN(e) " AND type = 'text' AND value <> ''"
 #define PENDING_FILES_OUT                                                                   \
 	"  DELETE FROM pending_files WHERE pending_id = OLD.id AND OLD.state <> 'pending';"
 #define ERRORS_CHANGED_47                                                                   \
-	"CREATE TRIGGER errors_closed AFTER UPDATE OF state, files ON pending_errors"       \
-	"  WHEN NEW.state <> OLD.state OR NEW.files IS NOT OLD.files BEGIN"                 \
+	"CREATE TRIGGER errors_closed AFTER UPDATE OF state ON pending_errors"              \
+	"  WHEN NEW.state <> OLD.state BEGIN"                                               \
 	"  SELECT RAISE(ABORT, 'a fixed or permanent error stays so')"                      \
-	"  WHERE NEW.state <> OLD.state AND OLD.state <> 'pending';"                        \
+	"  WHERE OLD.state <> 'pending';"                                                   \
 	"  UPDATE totals SET pending = pending - 1, fixed = fixed + (NEW.state = 'fixed'),"  \
-	"  permanent = permanent + (NEW.state = 'permanent') WHERE NEW.state <> OLD.state;"  \
-	PENDING_FILES_OUT                                                                   \
-	"  INSERT OR IGNORE INTO pending_files SELECT NEW.id, value FROM"                   \
-	"  json_each(iif(json_valid(NEW.files), NEW.files, '[]')) WHERE"                    \
-	"  " PENDING_KNOWN("NEW") " AND type = 'text' AND value <> ''; END;"                  \
+	"  permanent = permanent + (NEW.state = 'permanent');"                              \
+	"  INSERT OR IGNORE INTO pending_files " PENDING_FILES_OF("NEW") "; END;"             \
 	"CREATE TRIGGER totals_error_out AFTER DELETE ON pending_errors"                    \
 	"  BEGIN UPDATE totals SET pending = pending - (OLD.state = 'pending'),"            \
 	"  fixed = fixed - (OLD.state = 'fixed'),"                                          \
 	" permanent = permanent - (OLD.state = 'permanent');"                               \
 	PENDING_FILES_OUT " END;"
+
+int callus_store_pending_files_again(callus_store *s, int64_t id)
+{
+	sqlite3_stmt *st = NULL;
+	int sq;
+
+	if ((sq = sqlite3_prepare_v2(callus_store_db(s),
+				     "DELETE FROM pending_files WHERE pending_id = ?1", -1, &st,
+				     NULL)) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, id);
+		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sq == SQLITE_OK &&
+	    (sq = sqlite3_prepare_v2(callus_store_db(s),
+				     "INSERT OR IGNORE INTO pending_files SELECT p.id, j.value"
+				     " FROM pending_errors p, json_each(iif(json_valid(p.files),"
+				     " p.files, '[]')) j WHERE p.id = ?1 AND " PENDING_KNOWN("p")
+				     " AND j.type = 'text' AND j.value <> ''",
+				     -1, &st, NULL)) == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, id);
+		sq = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(callus_store_db(s));
+	}
+	sqlite3_finalize(st);
+	return sq;
+}
 
 /* A migration added here leaves a new store made by the migrations until
  * scripts/store_fresh.sh writes src/store_fresh.inc again (test_store

@@ -313,7 +313,8 @@ typedef struct callus_pending_filter {
 	int known;              /* with files: only those failing for good or
 				 * fixed by a resolution, found through their
 				 * files (pending_files), where any other
-				 * filter reads every error's */
+				 * filter reads every error's; state is not
+				 * read then */
 } callus_pending_filter;
 
 /* Newest (last failure) first.  Free with callus_pendings_free(). */

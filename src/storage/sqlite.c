@@ -172,6 +172,9 @@ static int sq_shared_list(void *handle, callus_layer l, int all, callus_shared_n
 	return rc;
 }
 
+/* The note whose id starts with id: a range of the layer's primary key,
+ * bounded by a byte no UTF-8 text holds (a substr() of each read the
+ * layer's every note). */
 static int sq_shared_get(void *handle, callus_layer l, const char *id, callus_shared_note *out,
 			 callus_error *err)
 {
@@ -181,7 +184,7 @@ static int sq_shared_get(void *handle, callus_layer l, const char *id, callus_sh
 	size_t n = 0;
 	int sq = sqlite3_prepare_v2(callus_store_db(s),
 				    "SELECT " SHARED_COLUMNS " FROM shared_notes n WHERE n.layer = ?1"
-				    " AND substr(n.id, 1, length(?2)) = ?2 LIMIT 2",
+				    " AND n.id >= ?2 AND n.id < ?2 || x'ff' LIMIT 2",
 				    -1, &st, NULL);
 	int rc;
 

@@ -337,6 +337,25 @@ test_expect_success 'the background pass keeps the lesson its recording has just
 	test "$(q "SELECT group_concat(file) FROM (SELECT file FROM lessons ORDER BY file)")" = ka.c,kc.c
 '
 
+# A recording that cannot start a process of its own (no /proc to find
+# its program by, here a mount namespace without one) runs the pass
+# itself: the stamp it touched would otherwise keep the pass away a day,
+# and the next, for as long as that lasted.
+unshare -m sh -c "umount -l /proc" 2>/dev/null ||
+	test_skip "no mount namespace to leave /proc out of (unshare -m, as root)"
+test_expect_success 'a recording that cannot start the background pass runs it itself' '
+	mkdir np && cd np && git init -q && mkdir .callus &&
+	printf "[retention]\ngc_hours = 24\n" >.callus/config &&
+	c_file old undefined_old && c_file new undefined_new &&
+	test_expect_code 1 "$CALLUS" run -- gcc -c old.c 2>err &&
+	q "UPDATE lessons SET last_seen = '"'"'2001-01-01T00:00:00.000Z'"'"'" &&
+	touch -d "2 days ago" .callus/gc.stamp &&
+	unshare -m sh -c "umount -l /proc && \"\$0\" run -- gcc -c new.c 2>err; test \$? = 1" "$CALLUS" &&
+	test "$(q "SELECT group_concat(file) FROM lessons")" = new.c &&
+	grep "\"gc_removed\"" .callus/log.jsonl | grep -q "background pass" &&
+	test -z "$(find .callus/gc.stamp -mmin +60)"
+'
+
 test_expect_success 'the block is written from the store as its lock finds it: a lesson gc took meanwhile is not named' '
 	mkdir r && cd r && git init -q && mkdir .callus &&
 	printf "[retention]\ngc_hours = 0\n" >.callus/config &&

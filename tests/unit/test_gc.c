@@ -2583,6 +2583,10 @@ static void an_older_stores_texts_are_redacted_again(void **state)
 	       " || char(10) || ' a' || char(10) || '+-----BEGIN RSA PRIVATE KEY-----'"
 	       " || char(10) || '+MIIEowIBAAKCAQEAq0' || char(10)"
 	       " || '+-----END RSA PRIVATE KEY-----' || char(10)");
+	/* the files of its fixed error as schema 47's migration lists them */
+	sql(f, "INSERT OR IGNORE INTO pending_files SELECT p.id, j.value FROM pending_errors p,"
+	       " json_each(p.files) j WHERE p.state = 'fixed' AND p.resolution_id IS NOT NULL");
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_files WHERE file LIKE '%ghp_%'"), 1);
 	/* the list of files with a fix, as the old store left it */
 	assert_int_equal(callus_fileindex_write(f->s, NULL), 0);
 	snprintf(page, sizeof(page), "%s/.callus/" CALLUS_FILEINDEX_NAME, f->dir);
@@ -2598,6 +2602,12 @@ static void an_older_stores_texts_are_redacted_again(void **state)
 
 	redact_whole(f, &r);
 	assert_int_equal(tokens_left(f), 0);
+	/* and listed again under its redacted name, for the hook before an
+	 * edit of it */
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_files WHERE file LIKE '%ghp_%'"), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM pending_files"
+				  " WHERE file = 'keys/[REDACTED:github-token].txt'"),
+			 1);
 	assert_int_equal(r.redacted, before);
 	assert_int_equal(r.redacted_log, 1);
 	assert_false(file_holds(logp, "ghp_"));

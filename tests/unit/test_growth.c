@@ -129,6 +129,15 @@ static long long note_steps(const fixture *f, const char *name, int n)
 	/* a prefix two notes share is refused, one no note has is not found */
 	assert_int_equal(callus_notes_get(s, "0000", &note, NULL), CALLUS_EINVAL);
 	assert_int_equal(callus_notes_get(s, "ffff", &note, NULL), CALLUS_ENOTFOUND);
+	/* an id callus did not make, more than hex past the prefix */
+	assert_int_equal(sqlite3_exec(callus_store_db(s),
+				      "INSERT INTO notes (id, signature_id, title, created_at,"
+				      " updated_at) VALUES ('feedzz000000', 'x', 't', '2001', '2001')",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	assert_int_equal(callus_notes_get(s, "feed", &note, NULL), 0);
+	assert_string_equal(note.id, "feedzz000000");
+	callus_note_release(&note);
 	callus_store_close(s);
 	return steps;
 }
@@ -322,11 +331,13 @@ static long long known_steps(const fixture *f, const char *name, int n)
 	assert_int_equal(ids[0], 8);
 	known_of(s, "f9.c", ids);
 	assert_int_equal(ids[0], 0);
-	/* a redaction pass rewrites an error's files: found by the new name */
+	/* a redaction pass rewrites an error's files, and lists them again:
+	 * found by the new name */
 	assert_int_equal(sqlite3_exec(callus_store_db(s),
 				      "UPDATE pending_errors SET files = '[\"g7.c\"]' WHERE id = 7",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
+	assert_int_equal(callus_store_pending_files_again(s, 7), SQLITE_OK);
 	known_of(s, "f7.c", ids);
 	assert_int_equal(ids[0], 0);
 	known_of(s, "g7.c", ids);
