@@ -98,13 +98,19 @@ static void assert_flat(const char *what, long long small, long long large)
 	assert_true(large < small + small / 2 + 20);
 }
 
-/* n signatures, n/2 of them with a note (ids '%06x%06x' of the rowid
- * twice: its first six digits name it). */
-#define NOTED_STORE                                                                          \
+/* The stores' parts: n signatures (the first %d), sig 1 to n; one check,
+ * id 1. */
+#define SIGNATURES_N                                                                         \
 	"WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < %d)"         \
 	" INSERT INTO signatures (id, error_type, message_pattern, original, tool,"            \
 	" first_seen, last_seen) SELECT printf('%%064x', i), 'E', 'word' || i, 'word' || i,"   \
-	" 'gcc', 1, 1 FROM k;"                                                                  \
+	" 'gcc', 1, 1 FROM k;"
+#define ONE_CHECK "INSERT INTO checks (id, tool, args, dir) VALUES (1, 'gcc', '-c x.c', '');"
+
+/* n signatures, n/2 of them with a note (ids '%06x%06x' of the rowid
+ * twice: its first six digits name it). */
+#define NOTED_STORE                                                                          \
+	SIGNATURES_N                                                                        \
 	"INSERT INTO notes (id, signature_id, title, created_at, updated_at)"                   \
 	" SELECT printf('%%06x%%06x', rowid, rowid), id, 't', '2001', '2001' FROM signatures"   \
 	" WHERE rowid %% 2 = 0;"
@@ -156,10 +162,7 @@ static void a_note_is_found_by_its_prefix_alone(void **state)
  * own; the first signature has the note 'a1b2c3d4e5f6', every other one a
  * note of its own. */
 #define RUNS_STORE                                                                           \
-	"WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < %d)"         \
-	" INSERT INTO signatures (id, error_type, message_pattern, original, tool,"            \
-	" first_seen, last_seen) SELECT printf('%%064x', i), 'E', 'word' || i, 'word' || i,"   \
-	" 'gcc', 1, 1 FROM k;"                                                                  \
+	SIGNATURES_N                                                                        \
 	"INSERT INTO runs (id, at, tool, command, exit_code) SELECT sig, '2001', 'gcc', 'gcc',"  \
 	" 1 FROM signatures;"                                                                   \
 	"INSERT INTO run_errors (run_id, message, sig) SELECT sig, '', sig FROM signatures;"    \
@@ -231,11 +234,8 @@ static void a_notes_rule_reads_its_own_errors(void **state)
 /* n pending errors in one check, a third each pending, fixed and
  * permanent, each failing last a second after the one before. */
 #define PENDING_STORE                                                                        \
-	"WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < %d)"         \
-	" INSERT INTO signatures (id, error_type, message_pattern, original, tool,"            \
-	" first_seen, last_seen) SELECT printf('%%064x', i), 'E', 'word' || i, 'word' || i,"   \
-	" 'gcc', 1, 1 FROM k;"                                                                  \
-	"INSERT INTO checks (id, tool, args, dir) VALUES (1, 'gcc', '-c x.c', '');"             \
+	SIGNATURES_N                                                                        \
+	ONE_CHECK                                                                           \
 	"INSERT INTO pending_errors (check_id, sig, first_failure_at, last_failure_at)"         \
 	" SELECT 1, sig, '2001', strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', 978307200 + sig,"         \
 	" 'unixepoch') FROM signatures;"                                                        \
@@ -281,11 +281,8 @@ static void every_states_list_reads_its_first_rows(void **state)
  * UPDATE as learning closes them: a third failing for good, a third fixed
  * by a resolution of their own, a third left pending. */
 #define KNOWN_STORE                                                                          \
-	"WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < %d)"         \
-	" INSERT INTO signatures (id, error_type, message_pattern, original, tool,"            \
-	" first_seen, last_seen) SELECT printf('%%064x', i), 'E', 'word' || i, 'word' || i,"   \
-	" 'gcc', 1, 1 FROM k;"                                                                  \
-	"INSERT INTO checks (id, tool, args, dir) VALUES (1, 'gcc', '-c x.c', '');"             \
+	SIGNATURES_N                                                                        \
+	ONE_CHECK                                                                           \
 	"INSERT INTO resolutions (id, signature_id, description, code_changes, created_at)"    \
 	" SELECT sig, id, 'd', '+x', '2001' FROM signatures;"                                   \
 	"INSERT INTO pending_errors (id, check_id, sig, first_failure_at, last_failure_at,"    \
@@ -371,7 +368,7 @@ static void a_files_known_errors_are_found_by_the_file(void **state)
 	" INSERT INTO signatures (id, error_type, message_pattern, original, tool,"            \
 	" first_seen, last_seen) SELECT printf('%%064x', i), 'E', 'word' || i, 'word' || i,"   \
 	" 'gcc', 1, 1 FROM k;"                                                                  \
-	"INSERT INTO checks (id, tool, args, dir) VALUES (1, 'gcc', '-c x.c', '');"             \
+	ONE_CHECK                                                                           \
 	"INSERT INTO snapshots (id, kind, tree, taken_at) SELECT sig, 'git', 't' || sig, '2001'" \
 	" FROM signatures WHERE sig <= %d + 1;"                                                 \
 	"INSERT INTO pending_errors (check_id, sig, first_failure_at, last_failure_at,"        \
@@ -412,11 +409,8 @@ static void a_prune_looks_at_its_own_errors_snapshots(void **state)
  * application of that suggestion; then the first fix and the first
  * pending error removed, counted. */
 #define REFERENCES_STORE                                                                     \
-	"WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < %d)"         \
-	" INSERT INTO signatures (id, error_type, message_pattern, original, tool,"            \
-	" first_seen, last_seen) SELECT printf('%%064x', i), 'E', 'word' || i, 'word' || i,"   \
-	" 'gcc', 1, 1 FROM k;"                                                                  \
-	"INSERT INTO checks (id, tool, args, dir) VALUES (1, 'gcc', '-c x.c', '');"             \
+	SIGNATURES_N                                                                        \
+	ONE_CHECK                                                                           \
 	"INSERT INTO resolutions (id, signature_id, description, code_changes, created_at)"    \
 	" SELECT sig, id, 'd', '+x', '2001' FROM signatures;"                                   \
 	"INSERT INTO pending_errors (id, check_id, sig, first_failure_at, last_failure_at,"    \
