@@ -377,9 +377,13 @@ test_expect_success 'a store an earlier callus left a secret in is redacted agai
 	unredact
 	rm -f .callus/gc.stamp
 	test_expect_code 1 check
-	# in a process of its own (callus gc --background), not waited for
-	until_true eval "test \"\$(sqlite3 .callus/callus.db .dump | grep -cF \"\$tok\")\" = 0"
+	# in a process of its own (callus gc --background), not waited for:
+	# its commit, then the files it writes again after it
+	until_true eval "test \"\$(sqlite3 .callus/callus.db .dump | grep -cF \"\$tok\")\" = 0 &&
+		test \"\$(grep -rlaF \"\$tok\" .callus/notes .callus/log.jsonl .lessons AGENTS.md |
+		wc -l)\" = 0"
 	test "$(sqlite3 .callus/callus.db "SELECT count(*) FROM checks")" = 1
+	test "$(sqlite3 .callus/callus.db .dump | grep -cF "$tok")" = 0
 	test "$(grep -rlaF "$tok" .callus/notes .callus/log.jsonl .lessons AGENTS.md | wc -l)" = 0
 EOF
 
