@@ -49,7 +49,7 @@ int callus_gc_due(const char *workspace, const callus_gc_policy *p)
 	callus_buf path = CALLUS_BUF_INIT;
 	struct stat st;
 	time_t now = time(NULL);
-	int due = 0, fd;
+	int due = 0, fresh = 0, fd;
 
 	if (callus_buf_printf(&path, "%s/.callus/gc.stamp", workspace) < 0)
 		goto out;
@@ -58,16 +58,23 @@ int callus_gc_due(const char *workspace, const callus_gc_policy *p)
 	 * A minute's slack: the file's time comes from the kernel's clock,
 	 * which may be a tick ahead of time(2)'s, a second ahead at a
 	 * second's turn (a stamp just touched was once read as ahead) */
-	if (stat(path.ptr, &st) == 0 && st.st_mtime <= now + 60 &&
-	    now - st.st_mtime < (time_t)(p->interval_hours > 0 ? p->interval_hours : 1) * 3600)
+	if (stat(path.ptr, &st) < 0) {
+		/* none yet, a new workspace's: nothing in it is old.  Made,
+		 * its first pass is an interval away (a pass at every
+		 * workspace's first recording was a process for nothing) */
+		fresh = errno == ENOENT;
+	} else if (st.st_mtime <= now + 60 &&
+		   now - st.st_mtime <
+			   (time_t)(p->interval_hours > 0 ? p->interval_hours : 1) * 3600) {
 		goto out;
+	}
 	/* touched first: the recordings that see it due at the same time
 	 * mostly find it fresh */
 	fd = open(path.ptr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		goto out;
 	close(fd);
-	due = 1;
+	due = !fresh;
 out:
 	callus_buf_release(&path);
 	return due;

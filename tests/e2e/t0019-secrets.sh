@@ -375,7 +375,7 @@ test_expect_success 'a store an earlier callus left a secret in is redacted agai
 	# a recording's background pass, once a day: the run makes the
 	# check under its redacted name, and the pass merges the old one
 	unredact
-	rm -f .callus/gc.stamp
+	touch -d "2 days ago" .callus/gc.stamp
 	test_expect_code 1 check
 	# in a process of its own (callus gc --background), not waited for:
 	# its commit, then the files it writes again after it

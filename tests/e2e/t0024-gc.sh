@@ -19,8 +19,10 @@ c_file() {
 	printf 'int %s(void)\n{\n\treturn %s;\n}\n' "$1" "$2" >"$1.c"
 }
 
+# q SQL: SQL on the store, waiting for its lock as callus does (a pass
+# a recording started in the background may hold it)
 q() {
-	sqlite3 .callus/callus.db "$1"
+	sqlite3 -cmd ".timeout 10000" .callus/callus.db "$1"
 }
 
 lesson_files() {
@@ -346,6 +348,7 @@ unshare -m sh -c "umount -l /proc" 2>/dev/null ||
 test_expect_success 'a recording that cannot start the background pass runs it itself' '
 	mkdir np && cd np && git init -q && mkdir .callus &&
 	printf "[retention]\ngc_hours = 24\n" >.callus/config &&
+	touch .callus/gc.stamp &&
 	c_file old undefined_old && c_file new undefined_new &&
 	test_expect_code 1 "$CALLUS" run -- gcc -c old.c 2>err &&
 	q "UPDATE lessons SET last_seen = '"'"'2001-01-01T00:00:00.000Z'"'"'" &&
