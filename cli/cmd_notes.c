@@ -267,8 +267,9 @@ static int retired_note(callus_store *store, const char *id)
 	return retired;
 }
 
-/* The store, the note files taken in by sync (cli_notes_sync, or the
- * bounded sync when each note named is taken in on its own). */
+/* The store, the note files taken in by sync (cli_notes_sync; NULL: none,
+ * when what follows takes in each note it names: notes.c's rule and
+ * retirement do). */
 static int open_synced(callus_store **store, cli_workspace *ws, int need_redactor,
 		       int (*sync)(callus_store *, const cli_workspace *, callus_error *))
 {
@@ -284,7 +285,7 @@ static int open_synced(callus_store **store, cli_workspace *ws, int need_redacto
 		rc = cli_open_store(store, ws, 1);
 	if (rc != 0)
 		return rc;
-	if (sync(*store, ws, &err) < 0) {
+	if (sync && sync(*store, ws, &err) < 0) {
 		/* the store still answers: say it, go on */
 		cli_error("note files not read: %s", callus_error_message(&err));
 		callus_error_release(&err);
@@ -384,9 +385,9 @@ int cmd_note(int argc, char **argv)
 		cli_error("--rule wants one line of text");
 		return 2;
 	}
-	/* a rule or a retirement takes in the note's own file (notes.c),
-	 * not every note's */
-	rc = open_synced(&store, &ws, 1, cli_notes_sync_bounded);
+	/* a rule or a retirement takes in the folder's changes and the
+	 * note's own file itself (notes.c): a sync here was done twice */
+	rc = open_synced(&store, &ws, 1, NULL);
 	if (rc == -2)
 		return 1;
 	if (rc != 0) {
